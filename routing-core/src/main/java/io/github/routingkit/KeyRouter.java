@@ -1,0 +1,71 @@
+package io.github.routingkit;
+
+import java.io.Serializable;
+
+/**
+ * Decides the partition of a message from its key and the topic's partition count: the write side
+ * of routing (key &rarr; partition), shared by the Kafka and the Pulsar adapters.
+ *
+ * <p><b>Contract.</b> Every method returns a partition in {@code [0, numPartitions)} or throws; no
+ * implementation ever returns an out-of-range value. For a non-null key the result is a pure
+ * function of (key bytes, {@code numPartitions}, the router's configuration): the same key and count
+ * give the same partition on every call, in every thread, on every instance built from an equal
+ * configuration, and after a serialization round trip. A {@code null} key is a <em>keyless</em>
+ * message and is placed by the router's {@link KeylessPolicy}, which may keep state (a round-robin
+ * counter) but never affects keyed messages.
+ *
+ * <p><b>Thread-safety.</b> Implementations are immutable apart from the keyless policy's state,
+ * thread-safe, and {@link Serializable}. Keyed routing of a {@code byte[]} key allocates nothing.
+ *
+ * <p><b>String keys.</b> {@link #partition(CharSequence, int)} routes the UTF-8 encoding of the
+ * characters (exactly what {@code String.getBytes(StandardCharsets.UTF_8)} produces, including the
+ * {@code '?'} substitution for unpaired surrogates) without materializing it, so a String key and
+ * its UTF-8 bytes always land on the same partition. The platform charset is never used.
+ */
+public interface KeyRouter extends Serializable {
+
+  /**
+   * Returns the partition of a message with the given key.
+   *
+   * @param key the serialized key; {@code null} means a keyless message (keyless policy); an empty
+   *     array is a key like any other and is hashed the way the client hashes it
+   * @param numPartitions the topic's partition count, at least 1
+   * @return a partition in {@code [0, numPartitions)}
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   */
+  int partition(byte[] key, int numPartitions);
+
+  /**
+   * Returns the partition of a message whose key is {@code length} bytes of {@code key} starting at
+   * {@code offset}; equal to {@code partition(Arrays.copyOfRange(key, offset, offset + length), n)}.
+   *
+   * @return a partition in {@code [0, numPartitions)}
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   * @throws NullPointerException if {@code key} is null
+   * @throws IndexOutOfBoundsException if the range is not within {@code key}
+   */
+  int partition(byte[] key, int offset, int length, int numPartitions);
+
+  /**
+   * Returns the partition of a message whose key is the UTF-8 encoding of {@code key}; the same
+   * partition as {@link #partition(byte[], int)} on {@code key.toString().getBytes(UTF_8)}.
+   *
+   * @param key the key text; {@code null} means a keyless message
+   * @param numPartitions the topic's partition count, at least 1
+   * @return a partition in {@code [0, numPartitions)}
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   */
+  int partition(CharSequence key, int numPartitions);
+
+  /**
+   * Returns the partition of a keyless message under this router's {@link KeylessPolicy}.
+   *
+   * @param numPartitions the number of partitions to choose from, at least 1
+   * @return a partition in {@code [0, numPartitions)}
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   */
+  int keylessPartition(int numPartitions);
+
+  /** Returns the policy this router applies to keyless messages. */
+  KeylessPolicy keylessPolicy();
+}

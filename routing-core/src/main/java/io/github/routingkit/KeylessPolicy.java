@@ -1,0 +1,122 @@
+package io.github.routingkit;
+
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * How a router places messages without a key. Keyless placement never influences keyed routing.
+ *
+ * <p>Thread-safety: the choosers returned by {@link #newChooser()} are safe for concurrent use.
+ */
+public enum KeylessPolicy {
+
+  /**
+   * Cycles through the partitions: across all threads together, the k-th keyless message goes to
+   * partition {@code k mod n}, so counts differ by at most one between partitions at any moment the
+   * partition count is stable. The counter is a 64-bit atomic: it does not wrap in practice (2^63
+   * messages), so the cycle never skips or repeats a partition as a 32-bit counter would at
+   * overflow. The counter is per router instance, padded against false sharing.
+   */
+  ROUND_ROBIN("round-robin") {
+    @Override
+    Chooser newChooser() {
+      return new RoundRobin();
+    }
+  },
+
+  /**
+   * Chooses a partition uniformly at random with {@link ThreadLocalRandom} (no shared
+   * {@code Random}, so no contention between threads).
+   */
+  RANDOM("random") {
+    @Override
+    Chooser newChooser() {
+      return numPartitions -> ThreadLocalRandom.current().nextInt(numPartitions);
+    }
+  };
+
+  private final String id;
+
+  KeylessPolicy(String id) {
+    this.id = id;
+  }
+
+  /** Returns the identifier used in {@code routing.keyless}, e.g. {@code round-robin}. */
+  public String id() {
+    return id;
+  }
+
+  /**
+   * Returns the policy with the given {@link #id()}.
+   *
+   * @throws IllegalArgumentException if no policy has that identifier
+   */
+  public static KeylessPolicy fromId(String id) {
+    for (KeylessPolicy policy : values()) {
+      if (policy.id.equals(id)) {
+        return policy;
+      }
+    }
+    throw new IllegalArgumentException("unknown keyless policy '" + id + "', must be one of " + ids());
+  }
+
+  /** Returns the identifiers of all policies, e.g. for error messages. */
+  public static String ids() {
+    StringBuilder sb = new StringBuilder("[");
+    for (KeylessPolicy policy : values()) {
+      sb.append(sb.length() > 1 ? ", " : "").append(policy.id);
+    }
+    return sb.append(']').toString();
+  }
+
+  /** Creates the (possibly stateful) chooser that carries out this policy for one router. */
+  abstract Chooser newChooser();
+
+  /** Chooses a partition in {@code [0, numPartitions)}; {@code numPartitions} already checked. */
+  @FunctionalInterface
+  interface Chooser {
+    int choose(int numPartitions);
+  }
+
+  /**
+   * A 64-bit round-robin counter on its own cache line: the padding superclasses keep other hot
+   * fields out of the 128 bytes around {@code value} (the Caffeine / JCTools layout trick; the JVM
+   * keeps superclass fields before subclass fields).
+   */
+  static final class RoundRobin extends RoundRobinValue implements Chooser {
+    @SuppressWarnings("unused")
+    private long q00, q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15;
+
+    @Override
+    public int choose(int numPartitions) {
+      return (int) Math.floorMod((long) VALUE.getAndAdd(this, 1L), (long) numPartitions);
+    }
+
+    /** Visible for tests: positions the counter, e.g. just before a 32-bit overflow. */
+    void set(long next) {
+      VALUE.setVolatile(this, next);
+    }
+  }
+
+  /** Left padding of {@link RoundRobin}. */
+  abstract static class RoundRobinPad {
+    @SuppressWarnings("unused")
+    private long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+  }
+
+  /** The counter of {@link RoundRobin}. */
+  abstract static class RoundRobinValue extends RoundRobinPad {
+    static final java.lang.invoke.VarHandle VALUE;
+
+    static {
+      try {
+        VALUE = java.lang.invoke.MethodHandles.lookup()
+            .findVarHandle(RoundRobinValue.class, "value", long.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
+    @SuppressWarnings("unused")
+    volatile long value;
+  }
+}

@@ -1,0 +1,100 @@
+package io.github.routingkit;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * MurmurHash3 x86_32 with seed 0 (Austin Appleby's reference algorithm), the function behind
+ * pulsar-client's {@code Murmur3Hash32} before it masks the sign bit. Allocation-free.
+ */
+final class Murmur3 {
+  private Murmur3() {}
+
+  private static final int C1 = 0xcc9e2d51;
+  private static final int C2 = 0x1b873593;
+  private static final VarHandle INT_LE =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+  static int hash(byte[] data, int offset, int length) {
+    int h = 0;
+    int end4 = offset + (length & ~3);
+    for (int i = offset; i < end4; i += 4) {
+      h = mixH(h, mixK((int) INT_LE.get(data, i)));
+    }
+    int k = 0;
+    switch (length & 3) {
+      case 3:
+        k ^= (data[end4 + 2] & 0xFF) << 16;
+        // fall through
+      case 2:
+        k ^= (data[end4 + 1] & 0xFF) << 8;
+        // fall through
+      case 1:
+        k ^= data[end4] & 0xFF;
+        h ^= mixK(k);
+        break;
+      default:
+        break;
+    }
+    return fmix(h ^ length);
+  }
+
+  /** Hashes the UTF-8 encoding of {@code s} without materializing it. */
+  static int hash(CharSequence s) {
+    int h = 0;
+    int acc = 0;
+    int fill = 0;
+    int length = 0;
+    for (int i = 0, n = s.length(); i < n; ) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        acc |= c << (fill << 3);
+        i++;
+        length++;
+        if (++fill == 4) {
+          h = mixH(h, mixK(acc));
+          acc = 0;
+          fill = 0;
+        }
+        continue;
+      }
+      long e = Utf8.encodeAt(s, i);
+      int bytes = Utf8.bytes(e);
+      i += Utf8.consumed(e);
+      for (int b = 0, count = Utf8.count(e); b < count; b++) {
+        acc |= ((bytes >>> (b << 3)) & 0xFF) << (fill << 3);
+        length++;
+        if (++fill == 4) {
+          h = mixH(h, mixK(acc));
+          acc = 0;
+          fill = 0;
+        }
+      }
+    }
+    if (fill > 0) {
+      h ^= mixK(acc);
+    }
+    return fmix(h ^ length);
+  }
+
+  private static int mixK(int k) {
+    k *= C1;
+    k = Integer.rotateLeft(k, 15);
+    return k * C2;
+  }
+
+  private static int mixH(int h, int k) {
+    h ^= k;
+    h = Integer.rotateLeft(h, 13);
+    return h * 5 + 0xe6546b64;
+  }
+
+  private static int fmix(int h) {
+    h ^= h >>> 16;
+    h *= 0x85ebca6b;
+    h ^= h >>> 13;
+    h *= 0xc2b2ae35;
+    return h ^ (h >>> 16);
+  }
+}

@@ -1,0 +1,100 @@
+package io.github.routingkit.pulsar;
+
+import io.github.routingkit.KeyRouter;
+import io.github.routingkit.RoutingSpec;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
+import java.util.Objects;
+import org.apache.pulsar.client.api.Message;
+import org.apache.pulsar.client.api.MessageRouter;
+import org.apache.pulsar.client.api.TopicMetadata;
+
+/**
+ * A Pulsar {@link MessageRouter} that routes by a {@link RoutingSpec}. Use it with
+ * {@code messageRoutingMode(CustomPartition)}, or in one call with
+ * {@link PulsarRouting#customPartition}.
+ *
+ * <p><b>Keyed messages</b> ({@code msg.hasKey()}) are routed by the text of {@code msg.getKey()},
+ * exactly the value Pulsar's built-in routers hash: for a key set with {@code keyBytes(...)} that
+ * is its Base64 text, not the raw bytes. With {@code routing.scheme=pulsar-java-string} or
+ * {@code pulsar-murmur3} every keyed message lands where pulsar-client's {@code RoundRobinPartition}
+ * mode with {@code HashingScheme.JavaStringHash} or {@code Murmur3_32Hash} puts it:
+ * {@code signSafeMod(hash(key), n)}. The ordering key is not used for partitioning (as in Pulsar).
+ *
+ * <p><b>Keyless messages</b> follow {@code routing.keyless}.
+ *
+ * <p>Returns a partition in {@code [0, topicMetadata.numPartitions())}. Thread-safe, no mutable
+ * state on the keyed path, {@link Serializable} through the spec's string form (re-validated on
+ * deserialization; the keyless counter starts afresh).
+ */
+public final class RoutingMessageRouter implements MessageRouter {
+  private static final long serialVersionUID = 1L;
+
+  private final RoutingSpec spec;
+  private final transient KeyRouter router;
+
+  /**
+   * Creates a router for the spec.
+   *
+   * @throws NullPointerException if {@code spec} is null
+   */
+  public RoutingMessageRouter(RoutingSpec spec) {
+    this.spec = Objects.requireNonNull(spec, "spec");
+    this.router = spec.keyRouter();
+  }
+
+  /**
+   * Returns the partition of the message.
+   *
+   * @return a partition in {@code [0, topicMetadata.numPartitions())}
+   * @throws IllegalArgumentException if the topic reports fewer than 1 partition
+   */
+  @Override
+  public int choosePartition(Message<?> msg, TopicMetadata topicMetadata) {
+    int n = topicMetadata.numPartitions();
+    if (msg.hasKey()) {
+      return router.partition(msg.getKey(), n);
+    }
+    return router.keylessPartition(n);
+  }
+
+  /** Returns the spec this router follows. */
+  public RoutingSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public String toString() {
+    return "RoutingMessageRouter{" + spec + '}';
+  }
+
+  private Object writeReplace() {
+    return new Proxy(spec.toString());
+  }
+
+  private void readObject(ObjectInputStream in) throws InvalidObjectException {
+    throw new InvalidObjectException("RoutingMessageRouter is deserialized through its proxy");
+  }
+
+  /** Serialized form: the spec's string form, re-parsed on deserialization. */
+  private static final class Proxy implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final String spec;
+
+    Proxy(String spec) {
+      this.spec = spec;
+    }
+
+    private Object readResolve() throws InvalidObjectException {
+      try {
+        return new RoutingMessageRouter(RoutingSpec.parse(spec));
+      } catch (RuntimeException e) {
+        InvalidObjectException ex =
+            new InvalidObjectException("corrupt RoutingMessageRouter: " + e.getMessage());
+        ex.initCause(e);
+        throw ex;
+      }
+    }
+  }
+}
