@@ -43,6 +43,57 @@ final class Murmur2 {
 
   /** Hashes the UTF-8 encoding of {@code s} without materializing it. */
   static int hash(CharSequence s) {
+    if (s instanceof String) {
+      int h = hashAscii((String) s);
+      if (h != NOT_ASCII) {
+        return h;
+      }
+    }
+    return hashUtf8(s);
+  }
+
+  /** Sentinel of {@link #hashAscii}; an ASCII key hashing to it is simply rehashed by the general path. */
+  private static final int NOT_ASCII = 0x80000000;
+
+  /**
+   * The common case, in one pass: assumes every char is ASCII (so the UTF-8 bytes are the chars
+   * themselves) and returns {@link #NOT_ASCII} if the assumption turns out false.
+   */
+  private static int hashAscii(String s) {
+    int n = s.length();
+    int seen = 0;
+    int h = SEED ^ n;
+    int end4 = n & ~3;
+    for (int i = 0; i < end4; i += 4) {
+      char c0 = s.charAt(i);
+      char c1 = s.charAt(i + 1);
+      char c2 = s.charAt(i + 2);
+      char c3 = s.charAt(i + 3);
+      seen |= c0 | c1 | c2 | c3;
+      int k = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
+      h = mix(h, k);
+    }
+    switch (n & 3) {
+      case 3:
+        seen |= s.charAt(end4 + 2);
+        h ^= s.charAt(end4 + 2) << 16;
+        // fall through
+      case 2:
+        seen |= s.charAt(end4 + 1);
+        h ^= s.charAt(end4 + 1) << 8;
+        // fall through
+      case 1:
+        seen |= s.charAt(end4);
+        h ^= s.charAt(end4);
+        h *= M;
+        break;
+      default:
+        break;
+    }
+    return seen < 0x80 ? fmix(h) : NOT_ASCII;
+  }
+
+  private static int hashUtf8(CharSequence s) {
     int h = SEED ^ Utf8.encodedLength(s);
     int acc = 0;
     int fill = 0;

@@ -1,0 +1,33 @@
+package io.github.routingkit.benchmarks;
+
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+
+/**
+ * A fixed pool of distinct keys of one length, so a benchmark cycles through many keys (realistic
+ * branch and cache behaviour) instead of hashing one key over and over. Seeded: every run sees the
+ * same keys.
+ */
+final class KeyPool {
+  static final int SIZE = 1024; // power of two: index with & MASK
+  static final int MASK = SIZE - 1;
+  private static final char[] ALPHABET =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./".toCharArray();
+
+  final String[] strings = new String[SIZE];
+  final char[][] chars = new char[SIZE][];
+  final byte[][] bytes = new byte[SIZE][];
+
+  KeyPool(int length) {
+    SplittableRandom random = new SplittableRandom(42);
+    for (int i = 0; i < SIZE; i++) {
+      char[] c = new char[length];
+      for (int j = 0; j < length; j++) {
+        c[j] = ALPHABET[random.nextInt(ALPHABET.length)];
+      }
+      chars[i] = c;
+      strings[i] = new String(c);
+      bytes[i] = strings[i].getBytes(StandardCharsets.UTF_8);
+    }
+  }
+}
