@@ -20,7 +20,10 @@ import java.io.Serializable;
  * <p><b>String keys.</b> {@link #partition(CharSequence, int)} routes the UTF-8 encoding of the
  * characters (exactly what {@code String.getBytes(StandardCharsets.UTF_8)} produces, including the
  * {@code '?'} substitution for unpaired surrogates) without materializing it, so a String key and
- * its UTF-8 bytes always land on the same partition. The platform charset is never used.
+ * its UTF-8 bytes land on the same partition. The platform charset is never used. One exception:
+ * {@link HashScheme#PULSAR_JAVA_STRING} is defined on UTF-16 text (as Pulsar hashes
+ * {@code String.hashCode()}), so a String holding an unpaired surrogate and its UTF-8 bytes (where
+ * the surrogate became {@code '?'}) may land on different partitions; well-formed text does not.
  */
 public interface KeyRouter extends Serializable {
 
@@ -48,7 +51,9 @@ public interface KeyRouter extends Serializable {
 
   /**
    * Returns the partition of a message whose key is the UTF-8 encoding of {@code key}; the same
-   * partition as {@link #partition(byte[], int)} on {@code key.toString().getBytes(UTF_8)}.
+   * partition as {@link #partition(byte[], int)} on {@code key.toString().getBytes(UTF_8)} (for
+   * {@link HashScheme#PULSAR_JAVA_STRING}: unless {@code key} holds an unpaired surrogate, see the
+   * class comment).
    *
    * @param key the key text; {@code null} means a keyless message
    * @param numPartitions the topic's partition count, at least 1

@@ -1,0 +1,157 @@
+package io.github.routingkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+
+/**
+ * The keyless policies: round-robin stays balanced within one message per partition under 8
+ * concurrent threads and keeps cycling without a skip or a repeat across 2^31, 2^32 (and stays in
+ * range even at the 64-bit wrap); random stays in range and reaches every partition. Keyless
+ * routing never changes keyed routing.
+ */
+class KeylessProperties {
+  private static final int THREADS = 8;
+  private static ExecutorService pool;
+
+  @BeforeContainer
+  static void startPool() {
+    pool = Executors.newFixedThreadPool(THREADS);
+  }
+
+  @AfterContainer
+  static void stopPool() throws InterruptedException {
+    pool.shutdownNow();
+    pool.awaitTermination(10, TimeUnit.SECONDS);
+  }
+
+  @Property(tries = 40)
+  void roundRobinIsBalancedWithinOneUnder8Threads(
+      @ForAll @IntRange(min = 1, max = 1000) int n,
+      @ForAll @IntRange(min = 0, max = 3000) int perThread,
+      @ForAll @IntRange(min = 0, max = THREADS - 1) int extraThreads) throws Exception {
+    KeyRouter router = HashRouter.kafkaDefault(); // round-robin keyless
+    AtomicLongArray counts = new AtomicLongArray(n);
+    CountDownLatch start = new CountDownLatch(1);
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < THREADS; t++) {
+      // threads 0..extraThreads-1 send one extra message: totals that are not multiples of n
+      int messages = perThread + (t < extraThreads ? 1 : 0);
+      done.add(pool.submit(() -> {
+        start.await();
+        for (int i = 0; i < messages; i++) {
+          int p = router.keylessPartition(n);
+          counts.incrementAndGet(p); // out of range throws here
+          if ((i & 63) == 0) {
+            router.partition(new byte[] {(byte) i}, n); // keyed calls interleaved
+          }
+        }
+        return null;
+      }));
+    }
+    start.countDown();
+    for (Future<?> f : done) {
+      f.get(30, TimeUnit.SECONDS);
+    }
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    long total = 0;
+    for (int p = 0; p < n; p++) {
+      min = Math.min(min, counts.get(p));
+      max = Math.max(max, counts.get(p));
+      total += counts.get(p);
+    }
+    assertThat(total).isEqualTo((long) THREADS * perThread + extraThreads);
+    assertThat(max - min).as("max - min over %d partitions", n).isLessThanOrEqualTo(1);
+  }
+
+  @Property(tries = 200)
+  void roundRobinCyclesAcrossTheIntBoundaries(
+      @ForAll @IntRange(min = 1, max = 1000) int n,
+      @ForAll("boundaries") long boundary,
+      @ForAll @IntRange(min = 0, max = 2000) int before) {
+    KeylessPolicy.RoundRobin rr = (KeylessPolicy.RoundRobin) KeylessPolicy.ROUND_ROBIN.newChooser();
+    rr.set(boundary - before);
+    int previous = rr.choose(n);
+    assertThat(previous).isBetween(0, n - 1);
+    for (int i = 1; i < before + 2 * n + 2; i++) {
+      int p = rr.choose(n);
+      assertThat(p).as("step %d from %d", i, boundary - before).isEqualTo((previous + 1) % n);
+      previous = p;
+    }
+  }
+
+  @Provide
+  Arbitrary<Long> boundaries() {
+    return Arbitraries.of(1L << 31, 1L << 32, 3L << 31, 1L << 33);
+  }
+
+  /** The documented limit: at the 64-bit wrap the cycle may jump, but stays in range. */
+  @Property(tries = 100)
+  void roundRobinStaysInRangeAtTheLongWrap(@ForAll @IntRange(min = 1, max = 10_000) int n) {
+    KeylessPolicy.RoundRobin rr = (KeylessPolicy.RoundRobin) KeylessPolicy.ROUND_ROBIN.newChooser();
+    rr.set(Long.MAX_VALUE - 5);
+    for (int i = 0; i < 20; i++) {
+      assertThat(rr.choose(n)).isBetween(0, n - 1);
+    }
+  }
+
+  @Example
+  void freshRoundRobinStartsAtZeroAndCycles() {
+    KeyRouter router = HashRouter.kafkaDefault();
+    for (int i = 0; i < 25; i++) {
+      assertThat(router.keylessPartition(7)).isEqualTo(i % 7);
+    }
+    assertThat(router.partition((byte[]) null, 7)).isEqualTo(25 % 7);
+    assertThat(router.partition((CharSequence) null, 7)).isEqualTo(26 % 7);
+  }
+
+  @Property(tries = 200)
+  void randomKeylessIsInRange(@ForAll @IntRange(min = 1, max = 10_000) int n) {
+    KeyRouter router = HashRouter.of(HashScheme.KAFKA_MURMUR2, KeylessPolicy.RANDOM);
+    for (int i = 0; i < 200; i++) {
+      assertThat(router.keylessPartition(n)).isBetween(0, n - 1);
+    }
+  }
+
+  @Example
+  void randomKeylessReachesEveryPartition() {
+    KeyRouter router = HashRouter.of(HashScheme.PULSAR_MURMUR3, KeylessPolicy.RANDOM);
+    int[] counts = new int[10];
+    for (int i = 0; i < 20_000; i++) {
+      counts[router.keylessPartition(10)]++;
+    }
+    // expected 2,000 each, standard deviation about 42: 1,600 is more than 9 deviations away
+    for (int c : counts) {
+      assertThat(c).isGreaterThan(1600);
+    }
+  }
+
+  @Property(tries = 200)
+  void keylessTrafficDoesNotMoveKeys(
+      @ForAll byte[] key, @ForAll @IntRange(min = 1, max = 1000) int n,
+      @ForAll @IntRange(min = 0, max = 50) int keyless) {
+    KeyRouter router = HashRouter.pulsarDefault();
+    int before = router.partition(key, n);
+    for (int i = 0; i < keyless; i++) {
+      router.keylessPartition(n);
+    }
+    assertThat(router.partition(key, n)).isEqualTo(before);
+  }
+}

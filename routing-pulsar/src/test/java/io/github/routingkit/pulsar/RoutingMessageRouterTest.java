@@ -1,0 +1,164 @@
+package io.github.routingkit.pulsar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.routingkit.HashRouter;
+import io.github.routingkit.HashScheme;
+import io.github.routingkit.KeylessPolicy;
+import io.github.routingkit.RoutingSpec;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.pulsar.client.api.Message;
+import org.apache.pulsar.client.api.MessageRoutingMode;
+import org.apache.pulsar.client.api.ProducerBuilder;
+import org.apache.pulsar.client.api.Schema;
+import org.apache.pulsar.client.api.TopicMetadata;
+import org.apache.pulsar.client.impl.ProducerBuilderImpl;
+import org.apache.pulsar.client.impl.conf.ProducerConfigurationData;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Serialization of {@link RoutingMessageRouter} and the {@link PulsarRouting} one-liner. */
+class RoutingMessageRouterTest {
+
+  static List<RoutingSpec> allSpecs() {
+    List<RoutingSpec> specs = new ArrayList<>();
+    for (HashScheme scheme : HashScheme.values()) {
+      for (KeylessPolicy keyless : KeylessPolicy.values()) {
+        specs.add(RoutingSpec.defaults().withScheme(scheme).withKeyless(keyless));
+      }
+    }
+    return specs;
+  }
+
+  @Test
+  void serializationRoundTripKeepsSpecAndRouting() throws Exception {
+    List<String> keys = SampleKeys.all();
+    List<Message<byte[]>> messages = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i += 320) {
+      messages.add(RoutingMessageRouterDifferentialTest.keyed(keys.get(i)));
+      messages.add(RoutingMessageRouterDifferentialTest.keyedBytes(
+          keys.get(i).getBytes(StandardCharsets.UTF_8)));
+    }
+    for (RoutingSpec spec : allSpecs()) {
+      RoutingMessageRouter router = new RoutingMessageRouter(spec);
+      RoutingMessageRouter copy = roundTrip(router);
+      assertThat(copy).isNotSameAs(router);
+      assertThat(copy.spec()).isEqualTo(spec);
+      assertThat(copy.toString()).isEqualTo(router.toString());
+      RoutingMessageRouter copyOfCopy = roundTrip(copy);
+      for (int j = 0; j < messages.size(); j++) {
+        int n = 1 + (j * 37) % 1000;
+        TopicMetadata topic = () -> n;
+        int p = router.choosePartition(messages.get(j), topic);
+        assertThat(p).isBetween(0, n - 1);
+        assertThat(copy.choosePartition(messages.get(j), topic)).isEqualTo(p);
+        assertThat(copyOfCopy.choosePartition(messages.get(j), topic)).isEqualTo(p);
+      }
+      // the transient keyless state is rebuilt, not null, after deserialization
+      Message<byte[]> keyless = RoutingMessageRouterDifferentialTest.message(b -> { });
+      for (int i = 0; i < 20; i++) {
+        assertThat(copy.choosePartition(keyless, () -> 5)).isBetween(0, 4);
+      }
+    }
+  }
+
+  @Test
+  void keyedRoutingEqualsTheCoreRouterOnTheKeyText() {
+    RoutingMessageRouter kafkaLike = new RoutingMessageRouter(RoutingSpec.defaults());
+    HashRouter core = HashRouter.kafkaDefault();
+    for (String key : RoutingMessageRouterDifferentialTest.edgeStrings()) {
+      Message<byte[]> msg = RoutingMessageRouterDifferentialTest.keyed(key);
+      for (int n = 1; n <= 1000; n += 37) {
+        int count = n;
+        assertThat(kafkaLike.choosePartition(msg, () -> count)).isEqualTo(core.partition(key, n));
+      }
+    }
+  }
+
+  @Test
+  void corruptSerializedFormIsRejected() throws Exception {
+    byte[] bytes = serialize(new RoutingMessageRouter(
+        RoutingSpec.defaults().withScheme(HashScheme.PULSAR_MURMUR3)));
+    replace(bytes, "pulsar-murmur3", "pulsar-murmurX");
+    assertThatThrownBy(() -> deserialize(bytes))
+        .isInstanceOf(InvalidObjectException.class).hasMessageContaining("pulsar-murmurX");
+  }
+
+  @Test
+  void zeroPartitionsIsAnIllegalArgument() {
+    RoutingMessageRouter router = new RoutingMessageRouter(RoutingSpec.defaults());
+    Message<byte[]> msg = RoutingMessageRouterDifferentialTest.keyed("k");
+    assertThatThrownBy(() -> router.choosePartition(msg, () -> 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0");
+    assertThatThrownBy(() -> new RoutingMessageRouter(null)).isInstanceOf(NullPointerException.class);
+  }
+
+  @ParameterizedTest
+  @EnumSource(HashScheme.class)
+  void customPartitionSetsModeAndRouterOnARealProducerBuilder(HashScheme scheme) {
+    ProducerBuilderImpl<byte[]> builder = new ProducerBuilderImpl<>(null, Schema.BYTES);
+    RoutingSpec spec = RoutingSpec.defaults().withScheme(scheme);
+    ProducerBuilder<byte[]> returned = PulsarRouting.customPartition(builder, spec);
+    assertThat(returned).isSameAs(builder);
+    ProducerConfigurationData conf = builder.getConf();
+    assertThat(conf.getMessageRoutingMode()).isEqualTo(MessageRoutingMode.CustomPartition);
+    assertThat(conf.getCustomMessageRouter()).isInstanceOf(RoutingMessageRouter.class);
+    assertThat(((RoutingMessageRouter) conf.getCustomMessageRouter()).spec()).isEqualTo(spec);
+    // the client's own config clone (done when a producer is created) keeps the router
+    assertThat(((RoutingMessageRouter) conf.clone().getCustomMessageRouter()).spec()).isEqualTo(spec);
+  }
+
+  @Test
+  void customPartitionRejectsNulls() {
+    assertThatThrownBy(() -> PulsarRouting.customPartition(
+        new ProducerBuilderImpl<>(null, Schema.BYTES), null))
+        .isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> PulsarRouting.customPartition(null, RoutingSpec.defaults()))
+        .isInstanceOf(NullPointerException.class);
+  }
+
+  static RoutingMessageRouter roundTrip(RoutingMessageRouter router)
+      throws IOException, ClassNotFoundException {
+    return (RoutingMessageRouter) deserialize(serialize(router));
+  }
+
+  static byte[] serialize(Object value) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(value);
+    }
+    return bytes.toByteArray();
+  }
+
+  static Object deserialize(byte[] bytes) throws IOException, ClassNotFoundException {
+    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
+      return in.readObject();
+    }
+  }
+
+  static void replace(byte[] bytes, String from, String to) {
+    byte[] f = from.getBytes(StandardCharsets.UTF_8);
+    byte[] t = to.getBytes(StandardCharsets.UTF_8);
+    outer:
+    for (int i = 0; i + f.length <= bytes.length; i++) {
+      for (int j = 0; j < f.length; j++) {
+        if (bytes[i + j] != f[j]) {
+          continue outer;
+        }
+      }
+      System.arraycopy(t, 0, bytes, i, t.length);
+      return;
+    }
+    throw new AssertionError(from + " not in the serialized form");
+  }
+}
