@@ -167,7 +167,8 @@ public final class StickyRangeReport {
   public String toString() {
     StringBuilder sb = new StringBuilder();
     sb.append(isValid() ? "valid" : "INVALID").append(", ")
-        .append(gaps.isEmpty() ? "no gaps" : gapSlots + " slots in " + gaps.size() + " gaps")
+        .append(gaps.isEmpty() ? "no gaps"
+            : gapSlots + " slots in " + gaps.size() + (gaps.size() == 1 ? " gap" : " gaps"))
         .append('\n');
     for (Overlap o : overlaps) {
       sb.append("overlap: ").append(o.consumer()).append(' ').append(o.range()).append(" and ")

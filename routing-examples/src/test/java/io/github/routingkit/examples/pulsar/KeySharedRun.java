@@ -46,6 +46,16 @@ final class KeySharedRun {
    */
   static Map<String, Set<String>> deliver(String serviceUrl, String topic,
       Map<String, KeySharedPolicy> policies, List<String> keys) throws Exception {
+    return deliver(serviceUrl, topic, policies, keys, keys.size(), 200);
+  }
+
+  /**
+   * As above, waiting until {@code expected} keys arrived, then {@code settleMillis} more for keys
+   * that should not arrive.
+   */
+  static Map<String, Set<String>> deliver(String serviceUrl, String topic,
+      Map<String, KeySharedPolicy> policies, List<String> keys, int expected, long settleMillis)
+      throws Exception {
     Map<String, Set<String>> received = new LinkedHashMap<>();
     AtomicInteger total = new AtomicInteger();
     AtomicInteger duplicates = new AtomicInteger();
@@ -81,10 +91,10 @@ final class KeySharedRun {
         CompletableFuture.allOf(sends.toArray(new CompletableFuture<?>[0])).get(60, TimeUnit.SECONDS);
       }
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (total.get() < keys.size() && System.nanoTime() < deadline) {
+      while (total.get() < expected && System.nanoTime() < deadline) {
         Thread.sleep(50);
       }
-      Thread.sleep(200); // let any stray redelivery show up
+      Thread.sleep(settleMillis); // let any stray or unexpected delivery show up
       for (Consumer<String> c : consumers) {
         c.close();
       }

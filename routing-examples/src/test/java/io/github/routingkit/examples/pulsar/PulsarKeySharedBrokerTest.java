@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.routingkit.examples.broker.EmbeddedPulsar;
 import io.github.routingkit.pulsar.KeyShare;
 import io.github.routingkit.pulsar.KeySharedPredictor;
+import io.github.routingkit.pulsar.StickyRangeReport;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -99,6 +100,41 @@ class PulsarKeySharedBrokerTest {
         pulsar.brokerServiceUrl(), topic, policies, KEYS);
 
     assertMatchesPrediction("sticky ranges", predictor, received);
+  }
+
+  @Test
+  void keysInStickyGapsReachNobodyAndTheReportCountsThem() throws Exception {
+    String topic = "persistent://public/default/key-shared-sticky-gap";
+    Map<String, List<Range>> ranges = new LinkedHashMap<>();
+    ranges.put("consumer-a", List.of(Range.of(0, 9_999)));
+    ranges.put("consumer-b", List.of(Range.of(10_000, 29_999), Range.of(63_000, 65_535)));
+    ranges.put("consumer-c", List.of(Range.of(30_000, 59_999)));
+    StickyRangeReport report = KeySharedPredictor.validateStickyRanges(ranges, KEYS);
+    System.out.println("== sticky ranges with a gap: validation report");
+    System.out.println(report);
+    assertThat(report.isValid()).isTrue();
+    assertThat(report.gaps()).containsExactly(Range.of(60_000, 62_999));
+    Map<String, KeySharedPolicy> policies = new LinkedHashMap<>();
+    ranges.forEach((c, r) -> policies.put(c, KeySharedPolicy.stickyHashRange().ranges(r)));
+    KeySharedPredictor predictor = KeySharedPredictor.sticky(ranges);
+    int deliverable = (int) (KEYS.size() - report.keysInGaps());
+    Map<String, Set<String>> received = KeySharedRun.deliver(
+        pulsar.brokerServiceUrl(), topic, policies, KEYS, deliverable, 3000);
+
+    Set<String> all = new HashSet<>();
+    received.values().forEach(all::addAll);
+    assertThat(all).hasSize(deliverable);
+    for (String key : KEYS) {
+      assertThat(all.contains(key)).as(key).isEqualTo(predictor.consumerOf(key).isPresent());
+    }
+    for (String c : predictor.consumers()) {
+      Set<String> predicted = new HashSet<>();
+      KEYS.stream().filter(k -> predictor.consumerOf(k).equals(java.util.Optional.of(c)))
+          .forEach(predicted::add);
+      assertThat(received.get(c)).as(c).isEqualTo(predicted);
+    }
+    System.out.printf("broker delivered %d of %d keys; the %d keys in the gap reached nobody%n",
+        all.size(), KEYS.size(), report.keysInGaps());
   }
 
   static void assertMatchesPrediction(
