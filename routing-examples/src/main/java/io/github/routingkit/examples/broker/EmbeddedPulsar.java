@@ -53,10 +53,12 @@ public final class EmbeddedPulsar implements AutoCloseable {
   private static final String CLUSTER = "standalone";
 
   /**
-   * Jersey logs through java.util.logging; its "WADL feature is disabled" warnings are noise. The
-   * strong reference keeps the level: JUL holds its loggers weakly.
+   * Jersey ("WADL feature is disabled") and OpenTelemetry ("automatic configuration is disabled")
+   * log through java.util.logging, not SLF4J; their warnings and notices are noise here. The strong
+   * references keep the levels: JUL holds its loggers weakly.
    */
-  private static final java.util.logging.Logger JERSEY_LOG = quiet("org.glassfish.jersey");
+  private static final List<java.util.logging.Logger> QUIET_JUL_LOGGERS =
+      List.of(quiet("org.glassfish.jersey"), quiet("io.opentelemetry"));
 
   private static java.util.logging.Logger quiet(String name) {
     java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
