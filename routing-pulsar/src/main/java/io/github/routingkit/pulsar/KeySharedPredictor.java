@@ -276,6 +276,8 @@ public final class KeySharedPredictor {
    * Returns the prediction after one more consumer joins (consistent hashing or auto-split).
    *
    * @throws IllegalStateException for {@link Selector#STICKY} (use {@link #join(String, Collection)})
+   * @throws IllegalArgumentException under auto-split when no range is left to split (65536
+   *     consumers; the broker rejects that consumer)
    * @throws NullPointerException if {@code consumer} is null
    */
   public KeySharedPredictor join(String consumer) {
@@ -354,8 +356,8 @@ public final class KeySharedPredictor {
   /**
    * Returns the index in {@link #consumers()} of the consumer that receives the given slot, or -1
    * if nobody does (no consumers, or a sticky gap). Slots outside the selector's range are treated
-   * as the broker treats them (consistent hashing wraps around; the range selectors find nobody
-   * below 0 or above their top).
+   * as the broker's {@code select(int)} treats them: consistent hashing wraps around, auto-split
+   * finds nobody above 65536, sticky finds nobody outside the declared ranges.
    */
   public int ownerIndexOfSlot(int slot) {
     if (keys.length == 0) {
