@@ -1,0 +1,310 @@
+package io.github.routingkit.pulsar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.routingkit.pulsar.KeySharedPredictor.Selector;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.pulsar.client.api.KeySharedPolicy;
+import org.apache.pulsar.client.api.Range;
+import org.apache.pulsar.common.util.Murmur3_32Hash;
+import org.junit.jupiter.api.Test;
+
+class KeySharedPredictorTest {
+
+  static final List<String> ABC = List.of("consumer-a", "consumer-b", "consumer-c");
+
+  static List<String> keys(int n) {
+    return IntStream.range(0, n).mapToObj(i -> "key-" + i).collect(Collectors.toList());
+  }
+
+  @Test
+  void slotsFollowTheBrokersMurmur3AndRanges() {
+    // The hash is pulsar-common's real Murmur3_32Hash; the ranges are the 4.x selectors'.
+    for (String key : keys(20_000)) {
+      byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+      int h = Murmur3_32Hash.getInstance().makeHash(bytes);
+      assertThat(Selector.CONSISTENT_HASHING.slot(bytes)).isEqualTo(h % 65535 + 1);
+      int range = h % 65536 == 0 ? 1 : h % 65536;
+      assertThat(Selector.AUTO_SPLIT.slot(bytes)).isEqualTo(range);
+      assertThat(Selector.STICKY.slot(bytes)).isEqualTo(range);
+      assertThat(Selector.CONSISTENT_HASHING_CLASSIC.slot(bytes))
+          .isEqualTo(h % (Integer.MAX_VALUE - 1) + 1);
+      assertThat(Selector.STICKY.slot(key)).isEqualTo(Selector.STICKY.slot(bytes));
+    }
+  }
+
+  @Test
+  void slotZeroBecomesOne() {
+    assertThat(Selector.AUTO_SPLIT.slotOfHash(65536 * 7)).isEqualTo(1);
+    assertThat(Selector.STICKY.slotOfHash(0)).isEqualTo(1);
+    assertThat(Selector.CONSISTENT_HASHING.slotOfHash(65535 * 3)).isEqualTo(1);
+    assertThat(Selector.CONSISTENT_HASHING.slotOfHash(65534)).isEqualTo(65535);
+  }
+
+  @Test
+  void consistentHashingSpreadsThreeConsumersEvenly() {
+    KeySharedPredictor p = KeySharedPredictor.consistentHashing(ABC);
+    KeyShare share = p.shareOf(keys(100_000));
+    assertThat(share.total()).isEqualTo(100_000);
+    assertThat(share.unassigned()).isZero();
+    assertThat(share.consumers()).isEqualTo(ABC);
+    // 100 points per consumer: a few per cent of imbalance, never a starved consumer.
+    assertThat(share.maxOverMean()).isBetween(1.0, 1.25);
+    assertThat(share.min()).isGreaterThan(25_000);
+  }
+
+  @Test
+  void hashRangesPartitionTheSlotsAndAgreeWithOwners() {
+    for (KeySharedPredictor p : List.of(
+        KeySharedPredictor.consistentHashing(ABC),
+        KeySharedPredictor.consistentHashing(ABC, 7),
+        KeySharedPredictor.autoSplit(List.of("a", "b", "c", "d", "e")))) {
+      int first = p.selector() == Selector.AUTO_SPLIT ? 0 : 1;
+      int[] owner = new int[65536];
+      java.util.Arrays.fill(owner, -1);
+      for (int c = 0; c < p.consumers().size(); c++) {
+        for (Range r : p.hashRanges(c)) {
+          for (int s = r.getStart(); s <= r.getEnd(); s++) {
+            assertThat(owner[s]).as("slot %d owned twice", s).isEqualTo(-1);
+            owner[s] = c;
+          }
+        }
+      }
+      for (int s = first; s < 65536; s++) {
+        assertThat(owner[s]).as("slot %d in %s", s, p).isEqualTo(p.ownerIndexOfSlot(s));
+      }
+    }
+  }
+
+  @Test
+  void autoSplitHalvesTheBiggestRangeInJoinOrder() {
+    KeySharedPredictor p = KeySharedPredictor.autoSplit(List.of("c1", "c2", "c3"));
+    // c1 owns everything; c2 takes (0, 32768]; c3 splits the lowest of the two equal halves.
+    assertThat(p.hashRanges(0)).containsExactly(Range.of(32769, 65535));
+    assertThat(p.hashRanges(1)).containsExactly(Range.of(16385, 32768));
+    assertThat(p.hashRanges(2)).containsExactly(Range.of(0, 16384));
+    // Another join order, other owners for the same slots.
+    KeySharedPredictor q = KeySharedPredictor.autoSplit(List.of("c3", "c2", "c1"));
+    assertThat(q.hashRanges(0)).containsExactly(Range.of(32769, 65535));
+    assertThat(q.consumers().get(0)).isEqualTo("c3");
+  }
+
+  @Test
+  void autoSplitTopOwnerLeavingHandsTheTopToTheRangeBelow() {
+    KeySharedPredictor p = KeySharedPredictor.autoSplit(List.of("c1", "c2", "c3")).leave("c1");
+    // c2's (16384, 32768] moves up to (16384, 65536]; c3 keeps [0, 16384].
+    assertThat(p.consumers()).containsExactly("c2", "c3");
+    assertThat(p.hashRanges(0)).containsExactly(Range.of(16385, 65535));
+    assertThat(p.hashRanges(1)).containsExactly(Range.of(0, 16384));
+    // A middle consumer leaving merges its range into the range above it.
+    KeySharedPredictor q = KeySharedPredictor.autoSplit(List.of("c1", "c2", "c3")).leave("c2");
+    assertThat(q.hashRanges(0)).containsExactly(Range.of(16385, 65535));
+    assertThat(q.hashRanges(1)).containsExactly(Range.of(0, 16384));
+  }
+
+  @Test
+  void consistentHashingJoinMovesKeysOnlyToTheNewConsumer() {
+    KeySharedPredictor before = KeySharedPredictor.consistentHashing(ABC);
+    KeySharedPredictor after = before.join("consumer-d");
+    int moved = 0;
+    for (String key : keys(50_000)) {
+      String from = before.consumerOf(key).orElseThrow();
+      String to = after.consumerOf(key).orElseThrow();
+      if (!from.equals(to)) {
+        assertThat(to).isEqualTo("consumer-d");
+        moved++;
+      }
+    }
+    assertThat(moved).isBetween(50_000 / 4 * 3 / 4, 50_000 / 4 * 5 / 4);
+  }
+
+  @Test
+  void leavingAndRejoiningRestoresTheSameRing() {
+    KeySharedPredictor p = KeySharedPredictor.consistentHashing(ABC);
+    KeySharedPredictor q = p.leave("consumer-b").join("consumer-b");
+    for (String key : keys(20_000)) {
+      assertThat(q.consumerOf(key)).isEqualTo(p.consumerOf(key));
+    }
+  }
+
+  @Test
+  void duplicateNamesGetDistinctNameIndexes() {
+    KeySharedPredictor p = KeySharedPredictor.consistentHashing(List.of("same", "same", "same"));
+    KeyShare share = p.shareOf(keys(30_000));
+    assertThat(share.min()).isGreaterThan(5_000);
+    // the earliest-joined "same" leaves; its name index 0 is free again for the next "same"
+    KeySharedPredictor q = p.leave("same").join("same");
+    for (String key : keys(5_000)) {
+      int before = p.ownerIndex(key);
+      int after = q.ownerIndex(key);
+      // indexes shift by join order: old 0 is now last (2); old 1, 2 are now 0, 1
+      assertThat(after).isEqualTo(before == 0 ? 2 : before - 1);
+    }
+  }
+
+  @Test
+  void collidingPointsStayWithTheFirstAndPassOnInJoinOrder() {
+    // With 65535 slots and many points, collisions are certain; join order then decides owners.
+    List<String> many = IntStream.range(0, 40).mapToObj(i -> "c" + i).collect(Collectors.toList());
+    KeySharedPredictor p = KeySharedPredictor.consistentHashing(many, 2000);
+    List<String> reversed = new ArrayList<>(many);
+    java.util.Collections.reverse(reversed);
+    KeySharedPredictor q = KeySharedPredictor.consistentHashing(reversed, 2000);
+    int differ = 0;
+    for (int s = 1; s < 65536; s++) {
+      String a = p.consumers().get(p.ownerIndexOfSlot(s));
+      String b = q.consumers().get(q.ownerIndexOfSlot(s));
+      if (!a.equals(b)) {
+        differ++;
+      }
+    }
+    assertThat(differ).isPositive();
+    // When a point's owner leaves, the next colliding consumer takes it over; no slot is lost.
+    KeySharedPredictor r = p.leave("c0");
+    for (int s = 1; s < 65536; s++) {
+      assertThat(r.ownerIndexOfSlot(s)).isNotNegative();
+      assertThat(r.consumers().get(r.ownerIndexOfSlot(s))).isNotEqualTo("c0");
+    }
+  }
+
+  @Test
+  void orderingKeyWinsOverKey() {
+    KeySharedPredictor p = KeySharedPredictor.consistentHashing(ABC);
+    byte[] ordering = "order-42".getBytes(StandardCharsets.UTF_8);
+    assertThat(p.consumerOf("anything", ordering)).isEqualTo(p.consumerOf("order-42"));
+    assertThat(p.consumerOf("k1", null)).isEqualTo(p.consumerOf("k1"));
+    assertThatThrownBy(() -> p.consumerOf((String) null, null))
+        .isInstanceOf(NullPointerException.class);
+  }
+
+  @Test
+  void noConsumersMeansNobody() {
+    KeySharedPredictor p = KeySharedPredictor.consistentHashing(List.of());
+    assertThat(p.consumerOf("k")).isEmpty();
+    assertThat(p.shareOf(keys(10)).unassigned()).isEqualTo(10);
+    assertThat(p.shareOf(keys(10)).maxOverMean()).isNaN();
+  }
+
+  @Test
+  void stickyRangesRouteByDeclaredRangesAndGapsReachNobody() {
+    Map<String, List<Range>> ranges = new LinkedHashMap<>();
+    ranges.put("a", List.of(Range.of(0, 20000)));
+    ranges.put("b", List.of(Range.of(20001, 40000)));
+    ranges.put("c", List.of(Range.of(50001, 65535))); // gap 40001..50000
+    KeySharedPredictor p = KeySharedPredictor.sticky(ranges);
+    KeyShare share = p.shareOf(keys(100_000));
+    StickyRangeReport report = KeySharedPredictor.validateStickyRanges(ranges, keys(100_000));
+    assertThat(report.isValid()).isTrue();
+    assertThat(report.coversAllSlots()).isFalse();
+    assertThat(report.gaps()).containsExactly(Range.of(40001, 50000));
+    assertThat(report.gapSlots()).isEqualTo(10000);
+    assertThat(report.keysInGaps()).isEqualTo(share.unassigned());
+    assertThat(report.gapShare()).isBetween(0.14, 0.16);
+    for (String key : keys(2000)) {
+      int slot = p.slot(key);
+      String expected = slot <= 20000 ? "a" : slot <= 40000 ? "b" : slot <= 50000 ? null : "c";
+      assertThat(p.consumerOf(key).orElse(null)).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void stickyRejectsWhatTheBrokerRejects() {
+    assertThatThrownBy(() -> KeySharedPredictor.sticky(Map.of(
+            "a", List.of(Range.of(0, 100)), "b", List.of(Range.of(100, 200)))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("overlaps");
+    assertThatThrownBy(() -> KeySharedPredictor.sticky(Map.of("a", List.of(Range.of(0, 65536)))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("[0, 65536]")
+        .hasMessageContaining("outside [0, 65535]");
+    assertThatThrownBy(() -> KeySharedPredictor.sticky(Map.of("a", List.of())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no ranges");
+    assertThatThrownBy(() -> KeySharedPredictor.sticky(
+            Map.of("a", List.of(Range.of(0, 10), Range.of(5, 20)))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("of consumer 'a' overlap");
+    KeySharedPredictor p = KeySharedPredictor.sticky(Map.of("a", List.of(Range.of(0, 100))));
+    assertThatThrownBy(() -> p.join("b", List.of(Range.of(50, 60))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("the broker rejects the later consumer");
+    assertThatThrownBy(() -> p.join("b")).isInstanceOf(IllegalStateException.class);
+    assertThat(p.join("b", List.of(Range.of(101, 65535))).leave("a").consumers())
+        .containsExactly("b");
+  }
+
+  @Test
+  void validationReportsEveryProblemAtOnce() {
+    Map<String, List<Range>> ranges = new LinkedHashMap<>();
+    ranges.put("a", List.of(Range.of(0, 30000), Range.of(29000, 31000)));
+    ranges.put("b", List.of(Range.of(30500, 70000)));
+    ranges.put("c", List.of());
+    StickyRangeReport r = KeySharedPredictor.validateStickyRanges(ranges, List.of());
+    assertThat(r.isValid()).isFalse();
+    assertThat(r.overlaps()).hasSize(2);
+    assertThat(r.overlaps().get(0).consumer()).isEqualTo("a");
+    assertThat(r.overlaps().get(0).otherConsumer()).isEqualTo("a");
+    assertThat(r.overlaps().get(1).otherConsumer()).isEqualTo("b");
+    assertThat(r.outOfRange()).containsExactly(
+        new StickyRangeReport.OutOfRange("b", Range.of(30500, 70000)));
+    assertThat(r.consumersWithoutRanges()).containsExactly("c");
+    assertThat(r.gaps()).isEmpty();
+    assertThat(r.gapShare()).isZero();
+    assertThat(r.toString()).contains("INVALID", "overlap: a [0, 30000] and a [29000, 31000]",
+        "no ranges: c");
+  }
+
+  @Test
+  void validityAgreesWithTheClientsKeySharedPolicyValidate() {
+    List<List<Range>> cases = List.of(
+        List.of(Range.of(0, 65535)),
+        List.of(Range.of(0, 65536)),
+        List.of(Range.of(-1, 5)),
+        List.of(Range.of(0, 5), Range.of(5, 9)),
+        List.of(Range.of(0, 5), Range.of(6, 9)),
+        List.of(),
+        List.of(Range.of(10, 10), Range.of(0, 9), Range.of(11, 65535)));
+    for (List<Range> ranges : cases) {
+      boolean clientAccepts;
+      try {
+        KeySharedPolicy.stickyHashRange().ranges(ranges).validate();
+        clientAccepts = true;
+      } catch (IllegalArgumentException e) {
+        clientAccepts = false;
+      }
+      assertThat(KeySharedPredictor.validateStickyRanges(Map.of("x", ranges), List.of()).isValid())
+          .as("%s", ranges).isEqualTo(clientAccepts);
+    }
+  }
+
+  @Test
+  void badArgumentsFailClearly() {
+    assertThatThrownBy(() -> KeySharedPredictor.consistentHashing(ABC, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("subscriptionKeySharedConsistentHashingReplicaPoints value was 0");
+    assertThatThrownBy(() -> KeySharedPredictor.consistentHashing(ABC).leave("nobody"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'nobody' is not connected");
+    assertThatThrownBy(() -> KeySharedPredictor.autoSplit(java.util.Arrays.asList("a", null)))
+        .isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> KeySharedPredictor.consistentHashing(ABC).hashRanges(3))
+        .isInstanceOf(IndexOutOfBoundsException.class);
+  }
+
+  @Test
+  void shareReportsCountsAndMaxOverMean() {
+    KeySharedPredictor p = KeySharedPredictor.sticky(Map.of("only", List.of(Range.of(0, 65535))));
+    KeyShare s = p.shareOfBytes(List.of(new byte[0], new byte[] {1}, new byte[] {2}));
+    assertThat(s.counts()).containsExactly(3);
+    assertThat(s.maxOverMean()).isEqualTo(1.0);
+    assertThat(s.fraction(0)).isEqualTo(1.0);
+    assertThat(s.toString()).contains("only", "max/mean 1.0000");
+  }
+}
