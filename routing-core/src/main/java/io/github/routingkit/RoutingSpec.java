@@ -51,17 +51,43 @@ public final class RoutingSpec implements Serializable {
   public static final String SCHEME = "routing.scheme";
   /** The keyless policy: {@code round-robin} (default) or {@code random}. */
   public static final String KEYLESS = "routing.keyless";
+  /** The placement: {@code native} (default), {@code modulo} or {@code jump}. */
+  public static final String PLACEMENT = "routing.placement";
 
-  private static final Set<String> KEYS = Set.of(SCHEME, KEYLESS);
+  private static final Set<String> KEYS = Set.of(SCHEME, KEYLESS, PLACEMENT);
   private static final RoutingSpec DEFAULTS =
-      new RoutingSpec(HashScheme.KAFKA_MURMUR2, KeylessPolicy.ROUND_ROBIN);
+      new RoutingSpec(HashScheme.KAFKA_MURMUR2, PlacementMode.NATIVE, KeylessPolicy.ROUND_ROBIN);
 
   private final HashScheme scheme;
+  private final PlacementMode placementMode;
   private final KeylessPolicy keyless;
 
-  private RoutingSpec(HashScheme scheme, KeylessPolicy keyless) {
+  private RoutingSpec(HashScheme scheme, PlacementMode placementMode, KeylessPolicy keyless) {
     this.scheme = Objects.requireNonNull(scheme, "scheme");
+    this.placementMode = Objects.requireNonNull(placementMode, "placementMode");
     this.keyless = Objects.requireNonNull(keyless, "keyless");
+  }
+
+  /** How {@value #PLACEMENT} selects the placement for the scheme. */
+  enum PlacementMode {
+    NATIVE("native"), MODULO("modulo"), JUMP("jump");
+
+    final String id;
+
+    PlacementMode(String id) {
+      this.id = id;
+    }
+
+    Placement resolve(HashScheme scheme) {
+      switch (this) {
+        case MODULO:
+          return scheme.moduloPlacement();
+        case JUMP:
+          return Placement.JUMP;
+        default:
+          return scheme.nativePlacement();
+      }
+    }
   }
 
   /** Returns the default spec: {@code kafka-murmur2}, {@code round-robin}. */
@@ -77,6 +103,7 @@ public final class RoutingSpec implements Serializable {
    */
   public static RoutingSpec parse(Map<String, ?> config) {
     HashScheme scheme = DEFAULTS.scheme;
+    PlacementMode placementMode = DEFAULTS.placementMode;
     KeylessPolicy keyless = DEFAULTS.keyless;
     for (Map.Entry<String, ?> e : new TreeMap<String, Object>(config).entrySet()) {
       String key = e.getKey();
@@ -92,12 +119,15 @@ public final class RoutingSpec implements Serializable {
         case KEYLESS:
           keyless = parseKeyless(value, raw);
           break;
+        case PLACEMENT:
+          placementMode = parsePlacement(value, raw);
+          break;
         default:
           throw new RoutingConfigException(key, raw,
               "unknown property, known routing properties are " + new java.util.TreeSet<>(KEYS));
       }
     }
-    return new RoutingSpec(scheme, keyless);
+    return new RoutingSpec(scheme, placementMode, keyless);
   }
 
   /**
@@ -154,6 +184,15 @@ public final class RoutingSpec implements Serializable {
     throw new RoutingConfigException(SCHEME, raw, "must be one of " + HashScheme.ids());
   }
 
+  private static PlacementMode parsePlacement(String value, Object raw) {
+    for (PlacementMode m : PlacementMode.values()) {
+      if (m.id.equals(value)) {
+        return m;
+      }
+    }
+    throw new RoutingConfigException(PLACEMENT, raw, "must be one of [native, modulo, jump]");
+  }
+
   private static KeylessPolicy parseKeyless(String value, Object raw) {
     for (KeylessPolicy p : KeylessPolicy.values()) {
       if (p.id().equals(value)) {
@@ -165,17 +204,32 @@ public final class RoutingSpec implements Serializable {
 
   /** Returns a copy with the given hash scheme. */
   public RoutingSpec withScheme(HashScheme scheme) {
-    return new RoutingSpec(scheme, keyless);
+    return new RoutingSpec(scheme, placementMode, keyless);
+  }
+
+  /**
+   * Returns a copy with the given placement for the current scheme: {@code native},
+   * {@code modulo} or {@code jump} ({@value #PLACEMENT}).
+   *
+   * @throws RoutingConfigException if {@code placement} is not one of those
+   */
+  public RoutingSpec withPlacement(String placement) {
+    return new RoutingSpec(scheme, parsePlacement(placement, placement), keyless);
   }
 
   /** Returns a copy with the given keyless policy. */
   public RoutingSpec withKeyless(KeylessPolicy keyless) {
-    return new RoutingSpec(scheme, keyless);
+    return new RoutingSpec(scheme, placementMode, keyless);
   }
 
   /** Returns the hash scheme ({@value #SCHEME}). */
   public HashScheme scheme() {
     return scheme;
+  }
+
+  /** Returns the placement in force: {@value #PLACEMENT} resolved against the scheme. */
+  public Placement placement() {
+    return placementMode.resolve(scheme);
   }
 
   /** Returns the keyless policy ({@value #KEYLESS}). */
@@ -188,7 +242,7 @@ public final class RoutingSpec implements Serializable {
    * keyed routing is identical across instances.
    */
   public KeyRouter keyRouter() {
-    return HashRouter.of(scheme, keyless);
+    return HashRouter.of(scheme, placement(), keyless);
   }
 
   /** Returns every property of this spec, defaults included, in key order. */
@@ -196,6 +250,7 @@ public final class RoutingSpec implements Serializable {
     Map<String, String> map = new TreeMap<>();
     map.put(SCHEME, scheme.id());
     map.put(KEYLESS, keyless.id());
+    map.put(PLACEMENT, placementMode.id);
     return map;
   }
 
@@ -203,12 +258,13 @@ public final class RoutingSpec implements Serializable {
   public boolean equals(Object o) {
     return o instanceof RoutingSpec
         && ((RoutingSpec) o).scheme == scheme
+        && ((RoutingSpec) o).placementMode == placementMode
         && ((RoutingSpec) o).keyless == keyless;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(scheme, keyless);
+    return Objects.hash(scheme, placementMode, keyless);
   }
 
   /** Returns the parsable string form, e.g. {@code routing.keyless=round-robin, routing.scheme=kafka-murmur2}. */
