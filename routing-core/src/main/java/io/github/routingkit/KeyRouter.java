@@ -58,6 +58,37 @@ public interface KeyRouter extends Serializable {
   int partition(CharSequence key, int numPartitions);
 
   /**
+   * Returns the partition of a message with the given key and value. Routers whose choice can
+   * depend on the value (a {@link HotKeyRouter} choosing among a hot key's candidates by a hash of
+   * the value) override this; for every other router it equals {@link #partition(byte[], int)}, so
+   * adapters may always call it.
+   *
+   * @param key the serialized key; {@code null} means a keyless message
+   * @param value the serialized value, may be {@code null}
+   * @param numPartitions the topic's partition count, at least 1
+   * @return a partition in {@code [0, numPartitions)}
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   */
+  default int partition(byte[] key, byte[] value, int numPartitions) {
+    return partition(key, numPartitions);
+  }
+
+  /**
+   * Returns the partition of a message whose key is the UTF-8 encoding of {@code key}, with the
+   * given value; the text form of {@link #partition(byte[], byte[], int)}.
+   *
+   * @return a partition in {@code [0, numPartitions)}
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   */
+  default int partition(CharSequence key, byte[] value, int numPartitions) {
+    if (key == null || value == null) {
+      return partition(key, numPartitions);
+    }
+    return partition(key.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), value,
+        numPartitions);
+  }
+
+  /**
    * Returns the partition of a keyless message under this router's {@link KeylessPolicy}.
    *
    * @param numPartitions the number of partitions to choose from, at least 1
