@@ -74,6 +74,16 @@ public interface KeyRouter extends Serializable {
   }
 
   /**
+   * Returns whether {@link #partition(byte[], byte[], int)} can depend on the value, so an adapter
+   * whose client must copy the value to hand it over (Pulsar's {@code Message#getData()}) can skip
+   * that when it is not needed. False unless a {@link HotKeyRouter} with {@code value-hash} choice is
+   * part of the router.
+   */
+  default boolean needsValue() {
+    return false;
+  }
+
+  /**
    * Returns the partition of a message whose key is the UTF-8 encoding of {@code key}, with the
    * given value; the text form of {@link #partition(byte[], byte[], int)}.
    *

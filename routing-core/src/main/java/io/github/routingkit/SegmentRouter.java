@@ -560,6 +560,11 @@ public final class SegmentRouter implements KeyRouter {
     return inner.keylessPolicy();
   }
 
+  @Override
+  public boolean needsValue() {
+    return inner.needsValue();
+  }
+
   /** Returns the router that hashes keys within their range. */
   public KeyRouter inner() {
     return inner;

@@ -64,7 +64,8 @@ public final class RoutingPartitioner implements Partitioner {
       throw new IllegalStateException("no partition metadata for topic " + topic);
     }
     if (keyBytes != null) {
-      return router.partition(keyBytes, n);
+      // the value matters only to value-hash hot keys; every other router ignores it
+      return router.partition(keyBytes, valueBytes, n);
     }
     List<PartitionInfo> available = cluster.availablePartitionsForTopic(topic);
     if (available.isEmpty()) {

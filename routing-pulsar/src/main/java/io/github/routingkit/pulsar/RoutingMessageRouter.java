@@ -25,8 +25,9 @@ import org.apache.pulsar.client.api.TopicMetadata;
  * <p><b>Keyless messages</b> follow {@code routing.keyless}.
  *
  * <p>Returns a partition in {@code [0, topicMetadata.numPartitions())}. Thread-safe, no mutable
- * state on the keyed path, {@link Serializable} through the spec's string form (re-validated on
- * deserialization; the keyless counter starts afresh).
+ * state on the keyed path (except hot-key detection and load-based hot-key choice, when the spec
+ * enables them; see {@code HotKeyRouter}), {@link Serializable} through the spec's string form
+ * (re-validated on deserialization; the keyless counter and any hot-key state start afresh).
  */
 public final class RoutingMessageRouter implements MessageRouter {
   private static final long serialVersionUID = 1L;
@@ -54,7 +55,10 @@ public final class RoutingMessageRouter implements MessageRouter {
   public int choosePartition(Message<?> msg, TopicMetadata topicMetadata) {
     int n = topicMetadata.numPartitions();
     if (msg.hasKey()) {
-      return router.partition(msg.getKey(), n);
+      // the payload is fetched only for routers that choose by it (value-hash hot keys)
+      return router.needsValue()
+          ? router.partition(msg.getKey(), msg.getData(), n)
+          : router.partition(msg.getKey(), n);
     }
     return router.keylessPartition(n);
   }
