@@ -117,20 +117,32 @@ final class HeavyHitterSketch {
 
   /** Returns the sorted fingerprints whose guaranteed share is at least the threshold. */
   long[] hot() {
+    long[] scratch = new long[maxHot()];
+    return Arrays.copyOf(scratch, hotInto(scratch));
+  }
+
+  /** The most keys that can be hot at once: at most 1 / threshold keys reach the threshold. */
+  int maxHot() {
+    return Math.min(capacity, (int) Math.ceil(1 / threshold) + 1);
+  }
+
+  /**
+   * Writes the fingerprints whose guaranteed share is at least the threshold into {@code out}
+   * (length at least {@link #maxHot()}), sorted, and returns how many; allocation-free.
+   */
+  int hotInto(long[] out) {
     if (total < warmup) {
-      return new long[0];
+      return 0;
     }
     long min = (long) Math.ceil(threshold * total);
-    long[] out = new long[Math.min(size, (int) Math.ceil(1 / threshold) + 1)];
     int k = 0;
     for (int slot = 0; slot < size && k < out.length; slot++) {
       if (count[slot] - error[slot] >= min) {
         out[k++] = fingerprint[slot];
       }
     }
-    long[] hot = Arrays.copyOf(out, k);
-    Arrays.sort(hot);
-    return hot;
+    Arrays.sort(out, 0, k);
+    return k;
   }
 
   private void decay() {

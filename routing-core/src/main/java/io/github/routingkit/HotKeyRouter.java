@@ -66,9 +66,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code value-hash} and no detection is pure: a function of (key, value, partition count,
  * configuration). All state is thread-safe: the summary is updated under a lock that a thread skips
  * (without counting the message) when another holds it, so detection samples under contention and
- * never blocks; the hot set is published as an immutable snapshot every 1024 counted messages; the
- * counters are atomics. Routing a {@code byte[]} key allocates nothing except when a new snapshot
- * is published or the partition count changes. Serializable through its configuration: a
+ * never blocks; the hot set is checked every 1024 counted messages and republished as an
+ * immutable snapshot when it changed; the counters are atomics. Routing a {@code byte[]} key allocates
+ * nothing except when the hot set changes or the partition count changes. Serializable through its configuration: a
  * deserialized router starts with empty detection and counters.
  */
 public final class HotKeyRouter implements KeyRouter {
@@ -130,6 +130,7 @@ public final class HotKeyRouter implements KeyRouter {
   private final transient ReentrantLock lock;
   private transient volatile long[] detected;
   private transient int sinceSnapshot;
+  private final transient long[] scratch;
   private transient volatile Load load;
   private final transient AtomicLong cycle;
 
@@ -165,6 +166,7 @@ public final class HotKeyRouter implements KeyRouter {
     Arrays.sort(fps);
     this.configured = fps;
     this.sketch = detect ? new HeavyHitterSketch(capacity, window, threshold) : null;
+    this.scratch = new long[detect ? sketch.maxHot() : 0];
     this.lock = new ReentrantLock();
     this.detected = new long[0];
     this.cycle = new AtomicLong();
@@ -374,9 +376,10 @@ public final class HotKeyRouter implements KeyRouter {
       sketch.offer(fp);
       if (++sinceSnapshot >= 1024) {
         sinceSnapshot = 0;
-        long[] hot = sketch.hot();
-        if (!Arrays.equals(hot, detected)) {
-          detected = hot;
+        int k = sketch.hotInto(scratch);
+        long[] current = detected;
+        if (!Arrays.equals(scratch, 0, k, current, 0, current.length)) {
+          detected = Arrays.copyOf(scratch, k); // allocates only when the hot set changes
         }
       }
     } finally {

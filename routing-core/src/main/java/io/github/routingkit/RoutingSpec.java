@@ -59,7 +59,7 @@ import java.util.regex.Pattern;
  *   <tr><td>{@value #HOTKEY_THRESHOLD}</td><td>decimal in (0, 1]</td><td>{@code 0.01}</td>
  *       <td>share of recent messages from which a detected key is hot</td></tr>
  *   <tr><td>{@value #HOTKEY_MEMORY}</td><td>int, bytes</td><td>{@code 65536}</td>
- *       <td>detector memory cap (at least 1,760)</td></tr>
+ *       <td>detector memory cap (at least 800: 16 counters)</td></tr>
  *   <tr><td>{@value #HOTKEY_WINDOW}</td><td>long, messages</td><td>{@code 100000}</td>
  *       <td>messages after which detector counts halve (at least 200 / threshold)</td></tr>
  *   <tr><td>{@value #HOTKEY_CANDIDATES}</td><td>int &ge; 2 or {@code all}</td><td>{@code 8}</td>
