@@ -12,7 +12,10 @@ import java.io.Serializable;
  * give the same partition on every call, in every thread, on every instance built from an equal
  * configuration, and after a serialization round trip. A {@code null} key is a <em>keyless</em>
  * message and is placed by the router's {@link KeylessPolicy}, which may keep state (a round-robin
- * counter) but never affects keyed messages.
+ * counter) but never affects keyed messages. The one documented exception to purity is
+ * {@link HotKeyRouter} with online detection or a load-based / round-robin choice: the partition of
+ * a <em>hot</em> key's message then depends on earlier traffic (it stays among the key's
+ * candidates); every other key is still routed purely.
  *
  * <p><b>Thread-safety.</b> Implementations are immutable apart from the keyless policy's state,
  * thread-safe, and {@link Serializable}. Keyed routing of a {@code byte[]} key allocates nothing.
