@@ -100,8 +100,9 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * <p>The string form ({@link #toString()}), e.g.
- * {@code routing.keyless=random, routing.placement=native, routing.scheme=pulsar-murmur3}, lists
- * the three core properties and every layer property that was set, and is read back by
+ * {@code routing.keyless=random, routing.placement=jump, routing.scheme=pulsar-murmur3}, lists
+ * the scheme and keyless policy, the placement unless it is {@code native}, and every layer
+ * property that was set, and is read back by
  * {@link #parse(String)} into an equal spec. In the string form a list value keeps its commas: a
  * comma-separated part that does not start a {@code routing.key=} pair continues the previous
  * value. Immutable, thread-safe and {@link Serializable} through that string form.
@@ -633,14 +634,17 @@ public final class RoutingSpec implements Serializable {
   }
 
   /**
-   * Returns the properties of this spec in key order: the three core properties (defaults
-   * included) and every layer property that is set.
+   * Returns the properties of this spec in key order: {@value #SCHEME} and {@value #KEYLESS}
+   * (defaults included), {@value #PLACEMENT} unless it is {@code native}, and every layer property
+   * that is set.
    */
   public Map<String, String> toMap() {
     Map<String, String> map = new TreeMap<>(layers);
     map.put(SCHEME, scheme.id());
     map.put(KEYLESS, keyless.id());
-    map.put(PLACEMENT, placementMode.id);
+    if (placementMode != PlacementMode.NATIVE) {
+      map.put(PLACEMENT, placementMode.id); // omitted at its default: the pre-placement string form
+    }
     return map;
   }
 
@@ -660,7 +664,7 @@ public final class RoutingSpec implements Serializable {
 
   /**
    * Returns the parsable string form, e.g.
-   * {@code routing.keyless=round-robin, routing.placement=native, routing.scheme=kafka-murmur2}.
+   * {@code routing.keyless=round-robin, routing.scheme=kafka-murmur2}.
    */
   @Override
   public String toString() {

@@ -21,7 +21,11 @@ class RoutingSpecCompositionTest {
     assertThat(d.keyRouter()).isEqualTo(HashRouter.kafkaDefault());
     assertThat(RoutingSpec.parse(d.toString())).isEqualTo(d);
     assertThat(d.toString()).isEqualTo(
-        "routing.keyless=round-robin, routing.placement=native, routing.scheme=kafka-murmur2");
+        "routing.keyless=round-robin, routing.scheme=kafka-murmur2");
+    assertThat(d.withPlacement("jump").toString()).isEqualTo(
+        "routing.keyless=round-robin, routing.placement=jump, routing.scheme=kafka-murmur2");
+    assertThat(RoutingSpec.parse(d.withPlacement("modulo").toString()))
+        .isEqualTo(d.withPlacement("modulo"));
   }
 
   @Test
