@@ -131,7 +131,8 @@ public final class HotKeyRouter implements KeyRouter {
   private transient volatile long[] detected;
   private transient int sinceSnapshot;
   private final transient long[] scratch;
-  private transient volatile Load load;
+  private static final int LOAD_SLOTS = 64;
+  private final transient java.util.concurrent.atomic.AtomicReferenceArray<Load> loads;
   private final transient AtomicLong cycle;
 
   private HotKeyRouter(Builder b) {
@@ -170,6 +171,7 @@ public final class HotKeyRouter implements KeyRouter {
     this.lock = new ReentrantLock();
     this.detected = new long[0];
     this.cycle = new AtomicLong();
+    this.loads = new java.util.concurrent.atomic.AtomicReferenceArray<>(LOAD_SLOTS);
   }
 
   /** Returns a builder of a hot-key router over {@code inner}. */
@@ -258,11 +260,19 @@ public final class HotKeyRouter implements KeyRouter {
     }
   }
 
+  /**
+   * The counters for partition space {@code n}. A {@link SegmentRouter} above this router calls it
+   * with each segment's range size, so counters are kept per size in a small direct-mapped table
+   * (64 slots by {@code n mod 64}): switching between segments neither allocates nor loses counts.
+   * Segments of equal size share counters (their partitions are balanced together), which only
+   * blurs the load signal; two sizes that collide in the table replace each other's counters.
+   */
   private Load loadFor(int n) {
-    Load l = load;
+    int slot = n & (LOAD_SLOTS - 1);
+    Load l = loads.get(slot);
     if (l == null || l.numPartitions != n) {
       l = new Load(n);
-      load = l;
+      loads.set(slot, l);
     }
     return l;
   }

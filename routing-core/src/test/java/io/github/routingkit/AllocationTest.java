@@ -33,7 +33,11 @@ class AllocationTest {
             .generation("v2", HashRouter.consistent(), 0).defaultVersion("v1").build(),
         HotKeyRouter.builder(HashRouter.kafkaDefault()).hotKeys(List.of("order:3"))
             .choice(HotKeyRouter.Choice.VALUE_HASH).build(),
-        HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true).threshold(0.05).build());
+        HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true).threshold(0.05).build(),
+        // hot keys inside segments of different sizes: per-size counters, no churn
+        SegmentRouter.builder(HotKeyRouter.builder(HashRouter.kafkaDefault())
+            .hotKeys(List.of("order:3", "x5")).build())
+            .ranges("order:0-5,v2|payment:6-8").build());
     long id = Thread.currentThread().getId();
     for (KeyRouter r : routers) {
       int sink = 0;
