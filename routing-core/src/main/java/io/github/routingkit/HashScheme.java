@@ -168,6 +168,28 @@ public enum HashScheme {
   },
 
   /**
+   * pulsar-client-go's default {@code JavaStringHash}: {@code h = 31 * h + b} over the key's UTF-8
+   * bytes, unsigned and unmasked, placed with {@code hash % numPartitions} in {@code uint32}
+   * arithmetic (source: {@code pulsar/internal/hash.go}, {@code pulsar/default_router.go} of
+   * apache/pulsar-client-go). Native placement: {@link Placement#UNSIGNED_MOD}. It agrees with the
+   * Java client's {@link #PULSAR_JAVA_STRING} only for ASCII keys whose hash is non-negative. The
+   * Go router treats an empty key as no key (round-robin); this scheme hashes it (to 0).
+   * Allocation-free, also for text.
+   */
+  PULSAR_GO_JAVA_STRING("pulsar-go-java-string", Placement.UNSIGNED_MOD) {
+    @Override
+    public int hash(byte[] key, int offset, int length) {
+      checkRange(key, offset, length);
+      return JavaStringHash.hashBytes(key, offset, length);
+    }
+
+    @Override
+    public int hash(CharSequence key) {
+      return JavaStringHash.hashUtf8Bytes(key);
+    }
+  },
+
+  /**
    * XXH3 64-bit, seed 0, of the key bytes ({@code XXH3_64bits}, via zero-allocation-hashing's
    * {@code LongHashFunction.xx3()}), for new placements that need not agree with any client.
    * {@link #hash64} is the full 64-bit hash; {@link #hash} its low 32 bits. Native placement:

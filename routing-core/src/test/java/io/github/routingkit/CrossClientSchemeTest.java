@@ -93,6 +93,29 @@ class CrossClientSchemeTest {
   }
 
   @Test
+  void pulsarGoJavaStringHashVectors() {
+    // pulsar-client-go pulsar/internal/hash_test.go javaHashValues
+    assertThat(HashScheme.PULSAR_GO_JAVA_STRING.hash(new byte[0])).isZero();
+    assertThat(HashScheme.PULSAR_GO_JAVA_STRING.hash("hello".getBytes(UTF_8))).isEqualTo(0x5e918d2);
+    assertThat(HashScheme.PULSAR_GO_JAVA_STRING.hash("test")).isEqualTo(0x364492);
+  }
+
+  /** pulsar-client-go: uint32 h = 31*h + uint32(s[i]); partition = h % n (uint32). */
+  static int pulsarGo(byte[] key, int n) {
+    long h = 0;
+    for (byte b : key) {
+      h = (31 * h + (b & 0xFF)) & 0xFFFFFFFFL;
+    }
+    return (int) (h % n);
+  }
+
+  @Property(tries = 2000)
+  void pulsarGoMatches(@ForAll("keys") byte[] key, @ForAll @IntRange(min = 1, max = 5000) int n) {
+    assertThat(HashRouter.of(HashScheme.PULSAR_GO_JAVA_STRING, KeylessPolicy.ROUND_ROBIN)
+        .partition(key, n)).isEqualTo(pulsarGo(key, n));
+  }
+
+  @Test
   void fnv1aOfEmptyIsTheOffsetBasis() {
     assertThat(HashScheme.SARAMA_FNV1A.hash(new byte[0])).isEqualTo(0x811C9DC5);
   }
