@@ -7,8 +7,9 @@ import java.util.Objects;
 
 /**
  * Routes a key by a {@link HashScheme} followed by a {@link Placement}: partition =
- * {@code placement.place(scheme.hash(key), n)}. The presets reproduce the clients' built-in keyed
- * routing bit for bit.
+ * {@code placement.place64(scheme.hash64(key), n)} (for the 32-bit schemes and the modulo
+ * placements exactly {@code placement.place(scheme.hash(key), n)}). The presets reproduce the
+ * clients' built-in keyed routing bit for bit.
  *
  * <p>Immutable apart from the keyless policy's counter, thread-safe and {@link Serializable}
  * (through a serialization proxy, so a deserialized router is rebuilt through the same checks as a
@@ -75,17 +76,43 @@ public final class HashRouter implements KeyRouter {
     return of(HashScheme.PULSAR_MURMUR3, KeylessPolicy.ROUND_ROBIN);
   }
 
+  /**
+   * librdkafka's default {@code consistent_random}: {@code crc32(key) % n} (unsigned); keyless
+   * messages go to a random partition (librdkafka uses a sticky random partition per linger
+   * window; see {@link HashScheme#LIBRDKAFKA_CRC32} for empty keys).
+   */
+  public static HashRouter librdkafkaDefault() {
+    return of(HashScheme.LIBRDKAFKA_CRC32, KeylessPolicy.RANDOM);
+  }
+
+  /**
+   * Sarama's default {@code NewHashPartitioner}: {@code |int32(fnv1a(key)) % n|}; nil keys go to a
+   * random partition, as in Sarama.
+   */
+  public static HashRouter saramaDefault() {
+    return of(HashScheme.SARAMA_FNV1A, KeylessPolicy.RANDOM);
+  }
+
+  /**
+   * Consistent placement for new topics: jump consistent hash of the key's XXH3 64-bit hash, so
+   * growing a topic from n to m partitions moves only {@code (m - n) / m} of the keys, all to the new
+   * partitions. Agrees with no client's built-in; keyless messages round-robin.
+   */
+  public static HashRouter consistent() {
+    return of(HashScheme.XXH3_64, Placement.JUMP, KeylessPolicy.ROUND_ROBIN);
+  }
+
   @Override
   public int partition(byte[] key, int numPartitions) {
     if (key == null) {
       return keylessPartition(numPartitions);
     }
-    return placement.place(scheme.hash(key, 0, key.length), numPartitions);
+    return placement.place64(scheme.hash64(key, 0, key.length), numPartitions);
   }
 
   @Override
   public int partition(byte[] key, int offset, int length, int numPartitions) {
-    return placement.place(scheme.hash(key, offset, length), numPartitions);
+    return placement.place64(scheme.hash64(key, offset, length), numPartitions);
   }
 
   @Override
@@ -93,7 +120,7 @@ public final class HashRouter implements KeyRouter {
     if (key == null) {
       return keylessPartition(numPartitions);
     }
-    return placement.place(scheme.hash(key), numPartitions);
+    return placement.place64(scheme.hash64(key), numPartitions);
   }
 
   @Override

@@ -77,6 +77,39 @@ final class JavaStringHash {
     return h;
   }
 
+  /**
+   * The same 31-multiplier polynomial over the raw <em>bytes</em> (each read unsigned), as
+   * pulsar-client-go's {@code internal.JavaStringHash} computes it over a Go string's UTF-8 bytes.
+   * Equal to {@code String#hashCode()} for ASCII text only.
+   */
+  static int hashBytes(byte[] b, int offset, int length) {
+    int h = 0;
+    for (int i = offset, end = offset + length; i < end; i++) {
+      h = 31 * h + (b[i] & 0xFF);
+    }
+    return h;
+  }
+
+  /** {@link #hashBytes} of the UTF-8 encoding of {@code s}, without materializing it. */
+  static int hashUtf8Bytes(CharSequence s) {
+    int h = 0;
+    for (int i = 0, n = s.length(); i < n; ) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        h = 31 * h + c;
+        i++;
+        continue;
+      }
+      long e = Utf8.encodeAt(s, i);
+      int bytes = Utf8.bytes(e);
+      i += Utf8.consumed(e);
+      for (int k = 0, count = Utf8.count(e); k < count; k++) {
+        h = 31 * h + ((bytes >>> (k << 3)) & 0xFF);
+      }
+    }
+    return h;
+  }
+
   private static boolean isCont(byte b) {
     return (b & 0xC0) == 0x80;
   }

@@ -12,7 +12,10 @@ import java.io.Serializable;
  * give the same partition on every call, in every thread, on every instance built from an equal
  * configuration, and after a serialization round trip. A {@code null} key is a <em>keyless</em>
  * message and is placed by the router's {@link KeylessPolicy}, which may keep state (a round-robin
- * counter) but never affects keyed messages.
+ * counter) but never affects keyed messages. The one documented exception to purity is
+ * {@link HotKeyRouter} with online detection or a load-based / round-robin choice: the partition of
+ * a <em>hot</em> key's message then depends on earlier traffic (it stays among the key's
+ * candidates); every other key is still routed purely.
  *
  * <p><b>Thread-safety.</b> Implementations are immutable apart from the keyless policy's state,
  * thread-safe, and {@link Serializable}. Keyed routing of a {@code byte[]} key allocates nothing.
@@ -61,6 +64,47 @@ public interface KeyRouter extends Serializable {
    * @throws IllegalArgumentException if {@code numPartitions < 1}
    */
   int partition(CharSequence key, int numPartitions);
+
+  /**
+   * Returns the partition of a message with the given key and value. Routers whose choice can
+   * depend on the value (a {@link HotKeyRouter} choosing among a hot key's candidates by a hash of
+   * the value) override this; for every other router it equals {@link #partition(byte[], int)}, so
+   * adapters may always call it.
+   *
+   * @param key the serialized key; {@code null} means a keyless message
+   * @param value the serialized value, may be {@code null}
+   * @param numPartitions the topic's partition count, at least 1
+   * @return a partition in {@code [0, numPartitions)}
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   */
+  default int partition(byte[] key, byte[] value, int numPartitions) {
+    return partition(key, numPartitions);
+  }
+
+  /**
+   * Returns whether {@link #partition(byte[], byte[], int)} can depend on the value, so an adapter
+   * whose client must copy the value to hand it over (Pulsar's {@code Message#getData()}) can skip
+   * that when it is not needed. False unless a {@link HotKeyRouter} with {@code value-hash} choice is
+   * part of the router.
+   */
+  default boolean needsValue() {
+    return false;
+  }
+
+  /**
+   * Returns the partition of a message whose key is the UTF-8 encoding of {@code key}, with the
+   * given value; the text form of {@link #partition(byte[], byte[], int)}.
+   *
+   * @return a partition in {@code [0, numPartitions)}
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   */
+  default int partition(CharSequence key, byte[] value, int numPartitions) {
+    if (key == null || value == null) {
+      return partition(key, numPartitions);
+    }
+    return partition(key.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), value,
+        numPartitions);
+  }
 
   /**
    * Returns the partition of a keyless message under this router's {@link KeylessPolicy}.

@@ -14,7 +14,8 @@ import org.apache.kafka.common.config.ConfigException;
  * A Kafka {@link Partitioner} that routes by a {@link RoutingSpec} read from the producer's
  * {@code routing.*} properties. Set {@code partitioner.class} to this class.
  *
- * <p><b>Keyed records</b> go to {@code spec.keyRouter().partition(keyBytes, n)} where {@code n} is
+ * <p><b>Keyed records</b> go to {@code spec.keyRouter().partition(keyBytes, valueBytes, n)} (the
+ * value matters only to {@code routing.hotkey.choice=value-hash}) where {@code n} is
  * the topic's partition count ({@code cluster.partitionsForTopic(topic).size()}, all partitions,
  * available or not, as the built-in keyed path counts them). With the default spec
  * ({@code routing.scheme=kafka-murmur2}) every keyed record lands exactly where kafka-clients 4.x
@@ -64,7 +65,8 @@ public final class RoutingPartitioner implements Partitioner {
       throw new IllegalStateException("no partition metadata for topic " + topic);
     }
     if (keyBytes != null) {
-      return router.partition(keyBytes, n);
+      // the value matters only to value-hash hot keys; every other router ignores it
+      return router.partition(keyBytes, valueBytes, n);
     }
     List<PartitionInfo> available = cluster.availablePartitionsForTopic(topic);
     if (available.isEmpty()) {

@@ -2,9 +2,11 @@ package io.github.routingkit.pulsar;
 
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.VersionedRouter;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.apache.pulsar.client.api.Message;
 import org.apache.pulsar.client.api.MessageRouter;
@@ -24,9 +26,14 @@ import org.apache.pulsar.client.api.TopicMetadata;
  *
  * <p><b>Keyless messages</b> follow {@code routing.keyless}.
  *
+ * <p><b>Versions</b>: with {@code routing.version.source=header} the routing generation is named by
+ * the message property {@code routing.version.header}; with the default key prefix it is part of
+ * the key.
+ *
  * <p>Returns a partition in {@code [0, topicMetadata.numPartitions())}. Thread-safe, no mutable
- * state on the keyed path, {@link Serializable} through the spec's string form (re-validated on
- * deserialization; the keyless counter starts afresh).
+ * state on the keyed path (except hot-key detection and load-based hot-key choice, when the spec
+ * enables them; see {@code HotKeyRouter}), {@link Serializable} through the spec's string form
+ * (re-validated on deserialization; the keyless counter and any hot-key state start afresh).
  */
 public final class RoutingMessageRouter implements MessageRouter {
   private static final long serialVersionUID = 1L;
@@ -53,8 +60,17 @@ public final class RoutingMessageRouter implements MessageRouter {
   @Override
   public int choosePartition(Message<?> msg, TopicMetadata topicMetadata) {
     int n = topicMetadata.numPartitions();
+    if (router instanceof VersionedRouter
+        && ((VersionedRouter) router).source() == VersionedRouter.Source.HEADER) {
+      VersionedRouter v = (VersionedRouter) router; // version in a message property
+      byte[] key = msg.hasKey() ? msg.getKey().getBytes(StandardCharsets.UTF_8) : null;
+      return v.partition(msg.getProperty(v.header()), key, v.needsValue() ? msg.getData() : null, n);
+    }
     if (msg.hasKey()) {
-      return router.partition(msg.getKey(), n);
+      // the payload is fetched only for routers that choose by it (value-hash hot keys)
+      return router.needsValue()
+          ? router.partition(msg.getKey(), msg.getData(), n)
+          : router.partition(msg.getKey(), n);
     }
     return router.keylessPartition(n);
   }

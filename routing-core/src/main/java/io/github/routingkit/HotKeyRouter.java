@@ -1,0 +1,515 @@
+package io.github.routingkit;
+
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Spreads hot keys over several partitions and leaves every other key where the inner router puts
+ * it: the answer to one key carrying a large share of the traffic, which any router that keeps a
+ * key on one partition cannot balance (its partition gets at least that share).
+ *
+ * <h2>Which keys are hot</h2>
+ * <ul>
+ *   <li><b>Configured</b> keys ({@code routing.hotkey.keys}), matched by their UTF-8 bytes.</li>
+ *   <li><b>Detected</b> keys ({@code routing.hotkey.detect=true}): a Space-Saving heavy-hitter
+ *       summary over 64-bit key fingerprints with a decaying window reports the keys whose share
+ *       of recent messages is at least {@code routing.hotkey.threshold}. Memory is fixed at
+ *       construction and capped by {@code routing.hotkey.memory} (default 65536 bytes: 1024
+ *       counters, 41,120 bytes); {@link #detectorMemoryBytes()} reports it. Error: a count is
+ *       over-estimated by at most {@code N / counters} ({@code N} the decayed message count), a key
+ *       is reported only if its guaranteed share of the counted messages reaches the threshold (a
+ *       key whose share of the counted messages is below the threshold is never reported) and any
+ *       key whose share exceeds {@code threshold + 1/counters} is, after a warm-up of
+ *       {@code 100 / threshold} messages (so that noise in a short prefix does not make a key
+ *       hot). Counts halve every
+ *       {@code routing.hotkey.window} messages, so a key that cools down stops being hot.</li>
+ * </ul>
+ *
+ * <h2>Where a hot key goes</h2>
+ * A hot key has {@code d} candidate partitions ({@code routing.hotkey.candidates}, 2 to
+ * {@code all}) derived from the key alone: the first is the partition the inner router gives it,
+ * the others step from there by a key-derived stride coprime with the partition count, so they are
+ * distinct and deterministic. Each message picks one candidate by
+ * <ul>
+ *   <li>{@code least-loaded} (default): the candidate to which this router has sent the fewest
+ *       messages (all messages, hot or not, are counted per partition: power of d choices);</li>
+ *   <li>{@code round-robin}: the next candidate in a per-router cycle;</li>
+ *   <li>{@code value-hash}: the candidate at {@code murmur2(value) mod d}, a pure function of key and
+ *       value (a transactional producer that retries a record gets the same partition); a
+ *       {@code null} value takes the first candidate. Needs
+ *       {@link #partition(byte[], byte[], int)}, which the RoutingKit adapters call.</li>
+ * </ul>
+ *
+ * <h2>Guarantees and what it gives up</h2>
+ * A key that is never hot keeps exactly the inner router's partition, with its per-key ordering.
+ * A hot key lands only on its {@code d} candidates, but <b>loses per-key ordering</b> across them:
+ * its messages are ordered within each partition only. Consumers of a hot key must tolerate that
+ * (or use {@code value-hash} with a value-derived ordering unit, such as an entity inside the key).
+ *
+ * <h2>State (the documented exception to pure keyed routing)</h2>
+ * With detection, or with {@code least-loaded} / {@code round-robin}, this router keeps mutable
+ * state on the keyed path (the summary, per-partition counters, a cycle counter), so the partition
+ * of a hot key's message depends on the traffic seen before. Configured keys with
+ * {@code value-hash} and no detection is pure: a function of (key, value, partition count,
+ * configuration). All state is thread-safe: the summary is updated under a lock that a thread skips
+ * (without counting the message) when another holds it, so detection samples under contention and
+ * never blocks; the hot set is checked every 1024 counted messages and republished as an
+ * immutable snapshot when it changed; the counters are atomics. Routing a {@code byte[]} key allocates
+ * nothing except when the hot set changes or the partition count changes. Serializable through its configuration: a
+ * deserialized router starts with empty detection and counters.
+ */
+public final class HotKeyRouter implements KeyRouter {
+  private static final long serialVersionUID = 1L;
+
+  static final String KEYS = "routing.hotkey.keys";
+  static final String DETECT = "routing.hotkey.detect";
+  static final String THRESHOLD = "routing.hotkey.threshold";
+  static final String MEMORY = "routing.hotkey.memory";
+  static final String WINDOW = "routing.hotkey.window";
+  static final String CANDIDATES = "routing.hotkey.candidates";
+  static final String CHOICE = "routing.hotkey.choice";
+
+  /** {@code routing.hotkey.candidates=all}: every partition is a candidate. */
+  public static final int ALL = Integer.MAX_VALUE;
+
+  /** How a hot key's message picks one of its candidates. */
+  public enum Choice {
+    /** The candidate with the fewest messages sent by this router so far (stateful). */
+    LEAST_LOADED("least-loaded"),
+    /** The next candidate in a per-router cycle (stateful). */
+    ROUND_ROBIN("round-robin"),
+    /** {@code murmur2(value) mod d}: pure. */
+    VALUE_HASH("value-hash");
+
+    private final String id;
+
+    Choice(String id) {
+      this.id = id;
+    }
+
+    /** Returns the identifier used in {@code routing.hotkey.choice}. */
+    public String id() {
+      return id;
+    }
+
+    static Choice fromId(String id, String property) {
+      for (Choice c : values()) {
+        if (c.id.equals(id)) {
+          return c;
+        }
+      }
+      throw new RoutingConfigException(property, id,
+          "must be one of [least-loaded, round-robin, value-hash]");
+    }
+  }
+
+  private final KeyRouter inner;
+  private final List<String> configuredKeys;
+  private final boolean detect;
+  private final double threshold;
+  private final int memory;
+  private final long window;
+  private final int candidates;
+  private final Choice choice;
+
+  private final transient long[] configured; // sorted fingerprints
+  private final transient HeavyHitterSketch sketch;
+  private final transient ReentrantLock lock;
+  private transient volatile long[] detected;
+  private transient int sinceSnapshot;
+  private final transient long[] scratch;
+  private static final int LOAD_SLOTS = 64;
+  private final transient java.util.concurrent.atomic.AtomicReferenceArray<Load> loads;
+  private final transient AtomicLong cycle;
+
+  private HotKeyRouter(Builder b) {
+    this.inner = Objects.requireNonNull(b.inner, "inner");
+    this.configuredKeys = List.copyOf(b.keys);
+    this.detect = b.detect;
+    this.threshold = b.threshold;
+    this.memory = b.memory;
+    this.window = b.window;
+    this.candidates = b.candidates;
+    this.choice = Objects.requireNonNull(b.choice, "choice");
+    if (!(threshold > 0 && threshold <= 1)) {
+      throw new RoutingConfigException(THRESHOLD, threshold, "must be a share in (0, 1]");
+    }
+    if (candidates < 2) {
+      throw new RoutingConfigException(CANDIDATES, candidates, "must be at least 2, or all");
+    }
+    int capacity = HeavyHitterSketch.capacityFor(memory);
+    if (detect && capacity < 16) {
+      throw new RoutingConfigException(MEMORY, memory, "must be at least "
+          + HeavyHitterSketch.footprint(16) + " bytes (16 counters)");
+    }
+    if (detect && window < 2 * (long) Math.ceil(100 / threshold)) {
+      throw new RoutingConfigException(WINDOW, window, "must be at least 200 / threshold = "
+          + 2 * (long) Math.ceil(100 / threshold) + " messages");
+    }
+    long[] fps = new long[configuredKeys.size()];
+    for (int i = 0; i < fps.length; i++) {
+      byte[] k = configuredKeys.get(i).getBytes(StandardCharsets.UTF_8);
+      fps[i] = Xxh3.hash(k, 0, k.length);
+    }
+    Arrays.sort(fps);
+    this.configured = fps;
+    this.sketch = detect ? new HeavyHitterSketch(capacity, window, threshold) : null;
+    this.scratch = new long[detect ? sketch.maxHot() : 0];
+    this.lock = new ReentrantLock();
+    this.detected = new long[0];
+    this.cycle = new AtomicLong();
+    this.loads = new java.util.concurrent.atomic.AtomicReferenceArray<>(LOAD_SLOTS);
+  }
+
+  /** Returns a builder of a hot-key router over {@code inner}. */
+  public static Builder builder(KeyRouter inner) {
+    return new Builder(Objects.requireNonNull(inner, "inner"));
+  }
+
+  /** Builds a {@link HotKeyRouter}. Defaults: no keys, no detection, threshold 0.01, memory 65536, window 100000, 8 candidates, least-loaded. */
+  public static final class Builder {
+    private final KeyRouter inner;
+    private final Set<String> keys = new LinkedHashSet<>();
+    private boolean detect;
+    private double threshold = 0.01;
+    private int memory = 65536;
+    private long window = 100_000;
+    private int candidates = 8;
+    private Choice choice = Choice.LEAST_LOADED;
+
+    private Builder(KeyRouter inner) {
+      this.inner = inner;
+    }
+
+    /** Adds configured hot keys (matched by their UTF-8 bytes). */
+    public Builder hotKeys(Collection<String> keys) {
+      for (String k : keys) {
+        this.keys.add(Objects.requireNonNull(k, "hot key"));
+      }
+      return this;
+    }
+
+    /** Turns online detection on or off (default off). */
+    public Builder detect(boolean detect) {
+      this.detect = detect;
+      return this;
+    }
+
+    /** The share of recent messages from which a detected key is hot, in (0, 1]; default 0.01. */
+    public Builder threshold(double threshold) {
+      this.threshold = threshold;
+      return this;
+    }
+
+    /** The detector's memory cap in bytes (default 65536). */
+    public Builder memoryBytes(int memory) {
+      this.memory = memory;
+      return this;
+    }
+
+    /** Messages after which the detector's counts halve (default 100000). */
+    public Builder window(long window) {
+      this.window = window;
+      return this;
+    }
+
+    /** Candidate partitions per hot key, at least 2, or {@link #ALL} (default 8). */
+    public Builder candidates(int candidates) {
+      this.candidates = candidates;
+      return this;
+    }
+
+    /** How a message picks a candidate (default least-loaded). */
+    public Builder choice(Choice choice) {
+      this.choice = choice;
+      return this;
+    }
+
+    /**
+     * Builds the router.
+     *
+     * @throws RoutingConfigException for a threshold outside (0, 1], fewer than 2 candidates, a
+     *     memory cap below 16 counters or a window shorter than twice the warm-up (with detection)
+     */
+    public HotKeyRouter build() {
+      return new HotKeyRouter(this);
+    }
+  }
+
+  /** Per-partition message counts for one partition count, padded 64 bytes apart. */
+  private static final class Load {
+    final int numPartitions;
+    final AtomicLongArray counts;
+
+    Load(int numPartitions) {
+      this.numPartitions = numPartitions;
+      this.counts = new AtomicLongArray(numPartitions * 8);
+    }
+  }
+
+  /**
+   * The counters for partition space {@code n}. A {@link SegmentRouter} above this router calls it
+   * with each segment's range size, so counters are kept per size in a small direct-mapped table
+   * (64 slots by {@code n mod 64}): switching between segments neither allocates nor loses counts.
+   * Segments of equal size share counters (their partitions are balanced together), which only
+   * blurs the load signal; two sizes that collide in the table replace each other's counters.
+   */
+  private Load loadFor(int n) {
+    int slot = n & (LOAD_SLOTS - 1);
+    Load l = loads.get(slot);
+    if (l == null || l.numPartitions != n) {
+      l = new Load(n);
+      loads.set(slot, l);
+    }
+    return l;
+  }
+
+  @Override
+  public int partition(byte[] key, int numPartitions) {
+    if (key == null) {
+      return keylessPartition(numPartitions);
+    }
+    return route(key, 0, key.length, null, numPartitions);
+  }
+
+  @Override
+  public int partition(byte[] key, int offset, int length, int numPartitions) {
+    Objects.checkFromIndexSize(offset, length, key.length);
+    return route(key, offset, length, null, numPartitions);
+  }
+
+  @Override
+  public int partition(byte[] key, byte[] value, int numPartitions) {
+    if (key == null) {
+      return keylessPartition(numPartitions);
+    }
+    return route(key, 0, key.length, value, numPartitions);
+  }
+
+  /** Routes the UTF-8 encoding of {@code key} (allocates it). */
+  @Override
+  public int partition(CharSequence key, int numPartitions) {
+    if (key == null) {
+      return keylessPartition(numPartitions);
+    }
+    byte[] b = key.toString().getBytes(StandardCharsets.UTF_8);
+    return route(b, 0, b.length, null, numPartitions);
+  }
+
+  private int route(byte[] key, int offset, int length, byte[] value, int n) {
+    int base = inner.partition(key, offset, length, n);
+    long fp = Xxh3.hash(key, offset, length);
+    if (detect) {
+      count(fp);
+    }
+    int d = Math.min(candidates, n);
+    if (d < 2 || !isHot(fp)) {
+      if (choice == Choice.LEAST_LOADED) {
+        loadFor(n).counts.getAndIncrement(base * 8);
+      }
+      return base;
+    }
+    int stride = stride(fp, n);
+    switch (choice) {
+      case VALUE_HASH: {
+        int c = value == null ? 0 : Math.floorMod(Murmur2.hash(value, 0, value.length), d);
+        return candidate(base, stride, c, n);
+      }
+      case ROUND_ROBIN:
+        return candidate(base, stride, (int) Math.floorMod(cycle.getAndIncrement(), (long) d), n);
+      default: {
+        AtomicLongArray counts = loadFor(n).counts;
+        int best = base;
+        long bestLoad = counts.get(base * 8);
+        for (int i = 1; i < d; i++) {
+          int p = candidate(base, stride, i, n);
+          long l = counts.get(p * 8);
+          if (l < bestLoad) {
+            best = p;
+            bestLoad = l;
+          }
+        }
+        counts.getAndIncrement(best * 8);
+        return best;
+      }
+    }
+  }
+
+  private static int candidate(int base, int stride, int i, int n) {
+    return (int) ((base + (long) i * stride) % n);
+  }
+
+  /** A key-derived step in [1, n) coprime with n, so the first n candidates are all distinct. */
+  private static int stride(long fp, int n) {
+    if (n <= 2) {
+      return 1;
+    }
+    int s = 1 + (int) Long.remainderUnsigned(fp >>> 17, n - 1);
+    while (gcd(s, n) != 1) {
+      s = s == n - 1 ? 1 : s + 1;
+    }
+    return s;
+  }
+
+  private static int gcd(int a, int b) {
+    while (b != 0) {
+      int t = a % b;
+      a = b;
+      b = t;
+    }
+    return a;
+  }
+
+  private boolean isHot(long fp) {
+    return (configured.length > 0 && Arrays.binarySearch(configured, fp) >= 0)
+        || (detect && Arrays.binarySearch(detected, fp) >= 0);
+  }
+
+  private void count(long fp) {
+    if (!lock.tryLock()) {
+      return; // sampled out under contention: detection never blocks the send path
+    }
+    try {
+      sketch.offer(fp);
+      if (++sinceSnapshot >= 1024) {
+        sinceSnapshot = 0;
+        int k = sketch.hotInto(scratch);
+        long[] current = detected;
+        if (!Arrays.equals(scratch, 0, k, current, 0, current.length)) {
+          detected = Arrays.copyOf(scratch, k); // allocates only when the hot set changes
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Returns the candidate partitions of {@code key} for {@code numPartitions}, first the inner
+   * router's partition: where the key's messages go while it is hot. A pure function of key, count
+   * and configuration.
+   *
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   */
+  public int[] candidates(byte[] key, int numPartitions) {
+    int base = inner.partition(key, 0, key.length, numPartitions);
+    int d = Math.min(candidates, numPartitions);
+    int stride = stride(Xxh3.hash(key, 0, key.length), numPartitions);
+    int[] out = new int[d];
+    for (int i = 0; i < d; i++) {
+      out[i] = candidate(base, stride, i, numPartitions);
+    }
+    return out;
+  }
+
+  /** Returns whether {@code key} is hot right now (configured, or detected in the current snapshot). */
+  public boolean isHot(byte[] key) {
+    return isHot(Xxh3.hash(key, 0, key.length));
+  }
+
+  /** Returns the number of keys detected hot in the current snapshot (0 without detection). */
+  public int detectedHotKeys() {
+    return detected.length;
+  }
+
+  /**
+   * Returns the detector's fixed memory footprint in bytes (0 without detection): at most the
+   * configured cap. Per-partition counters for least-loaded choice take another 64 bytes per
+   * partition.
+   */
+  public int detectorMemoryBytes() {
+    return sketch == null ? 0 : sketch.memoryBytes();
+  }
+
+  @Override
+  public boolean needsValue() {
+    return choice == Choice.VALUE_HASH || inner.needsValue();
+  }
+
+  /** Returns whether routing is a pure function of key, value, count and configuration. */
+  public boolean isPure() {
+    return !detect && choice == Choice.VALUE_HASH;
+  }
+
+  @Override
+  public int keylessPartition(int numPartitions) {
+    return inner.keylessPartition(numPartitions);
+  }
+
+  @Override
+  public KeylessPolicy keylessPolicy() {
+    return inner.keylessPolicy();
+  }
+
+  /** Returns the router that places keys that are not hot. */
+  public KeyRouter inner() {
+    return inner;
+  }
+
+  @Override
+  public String toString() {
+    return "HotKeyRouter{keys=" + configuredKeys.size() + ", detect=" + detect
+        + (detect ? String.format(Locale.ROOT, ", threshold=%s, memory=%d, window=%d",
+            threshold, memory, window) : "")
+        + ", candidates=" + (candidates == ALL ? "all" : String.valueOf(candidates))
+        + ", choice=" + choice.id + ", inner=" + inner + '}';
+  }
+
+  private Object writeReplace() {
+    return new Proxy(this);
+  }
+
+  private void readObject(ObjectInputStream in) throws InvalidObjectException {
+    throw new InvalidObjectException("HotKeyRouter is deserialized through its proxy");
+  }
+
+  /** Serialized form: the configuration; detection and counters start empty. */
+  private static final class Proxy implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final KeyRouter inner;
+    private final ArrayList<String> keys;
+    private final boolean detect;
+    private final double threshold;
+    private final int memory;
+    private final long window;
+    private final int candidates;
+    private final String choice;
+
+    Proxy(HotKeyRouter r) {
+      this.inner = r.inner;
+      this.keys = new ArrayList<>(r.configuredKeys);
+      this.detect = r.detect;
+      this.threshold = r.threshold;
+      this.memory = r.memory;
+      this.window = r.window;
+      this.candidates = r.candidates;
+      this.choice = r.choice.id;
+    }
+
+    private Object readResolve() throws InvalidObjectException {
+      try {
+        return builder(inner).hotKeys(keys).detect(detect).threshold(threshold)
+            .memoryBytes(memory).window(window).candidates(candidates)
+            .choice(Choice.fromId(choice, CHOICE)).build();
+      } catch (RuntimeException e) {
+        InvalidObjectException ex = new InvalidObjectException("corrupt HotKeyRouter: "
+            + e.getMessage());
+        ex.initCause(e);
+        throw ex;
+      }
+    }
+  }
+}

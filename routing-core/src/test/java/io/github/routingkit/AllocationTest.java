@@ -1,0 +1,63 @@
+package io.github.routingkit;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Keyed routing of byte[] keys allocates nothing: measured with the JVM's per-thread allocation
+ * counter after a warm-up (a check of the claim, not a benchmark).
+ */
+class AllocationTest {
+
+  @Test
+  void keyedByteArrayRoutingDoesNotAllocate() {
+    java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+    Assumptions.assumeTrue(bean instanceof com.sun.management.ThreadMXBean);
+    com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) bean;
+    Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
+    byte[][] keys = new byte[1024][];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = ((i % 3 == 0 ? "order:" : i % 3 == 1 ? "v2|payment:" : "x") + i).getBytes(UTF_8);
+    }
+    List<KeyRouter> routers = List.of(
+        HashRouter.librdkafkaDefault(), HashRouter.saramaDefault(), HashRouter.consistent(),
+        HashRouter.of(HashScheme.LIBRDKAFKA_FNV1A, KeylessPolicy.RANDOM),
+        SegmentRouter.builder(HashRouter.consistent()).weights("order:2,payment:1,*:1")
+            .exclusive("payment").build(),
+        VersionedRouter.builder().generation("v1", HashRouter.kafkaDefault(), 12)
+            .generation("v2", HashRouter.consistent(), 0).defaultVersion("v1").build(),
+        HotKeyRouter.builder(HashRouter.kafkaDefault()).hotKeys(List.of("order:3"))
+            .choice(HotKeyRouter.Choice.VALUE_HASH).build(),
+        HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true).threshold(0.05).build(),
+        // hot keys inside segments of different sizes: per-size counters, no churn
+        SegmentRouter.builder(HotKeyRouter.builder(HashRouter.kafkaDefault())
+            .hotKeys(List.of("order:3", "x5")).build())
+            .ranges("order:0-5,v2|payment:6-8").build());
+    long id = Thread.currentThread().getId();
+    for (KeyRouter r : routers) {
+      int sink = 0;
+      for (int round = 0; round < 200; round++) { // warm-up: JIT, thread-local CRC32, layout memo
+        for (byte[] k : keys) {
+          sink += r.partition(k, 24);
+          sink += r.partition(k, k, 24);
+        }
+      }
+      long before = mx.getThreadAllocatedBytes(id);
+      for (int round = 0; round < 50; round++) {
+        for (byte[] k : keys) {
+          sink += r.partition(k, 24);
+          sink += r.partition(k, k, 24);
+        }
+      }
+      long allocated = mx.getThreadAllocatedBytes(id) - before;
+      assertThat(sink).isNotNegative();
+      // 102,400 routings: anything per message would be megabytes; allow the counter's own noise
+      assertThat(allocated).as("%s allocated %d bytes", r, allocated).isLessThan(4096);
+    }
+  }
+}
