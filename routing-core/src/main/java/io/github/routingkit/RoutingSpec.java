@@ -217,6 +217,11 @@ public final class RoutingSpec implements Serializable {
     }
   }
 
+  /** Returns the names of every {@code routing.*} property this version understands, sorted. */
+  public static Set<String> knownProperties() {
+    return KEYS;
+  }
+
   /** Returns the default spec: {@code kafka-murmur2}, {@code native} placement, {@code round-robin}. */
   public static RoutingSpec defaults() {
     return DEFAULTS;
