@@ -46,6 +46,15 @@ public final class BenchmarkReport {
     BASELINES.put("AdapterBenchmark.pulsarRoutingMurmur3", "pulsarRoundRobinMurmur3");
     BASELINES.put("KeylessContentionBenchmark.routingRoundRobin", "naiveRoundRobin");
     BASELINES.put("KeylessContentionBenchmark.routingRandom", "naiveRoundRobin");
+    BASELINES.put("PlacementBenchmark.jumpMurmur2", "moduloMurmur2");
+    BASELINES.put("PlacementBenchmark.jumpXxh3", "moduloMurmur2");
+    BASELINES.put("StrategyBenchmark.segmentRouter", "plainMurmur2");
+    BASELINES.put("StrategyBenchmark.hotKeyRouterConfigured", "plainMurmur2");
+    BASELINES.put("StrategyBenchmark.hotKeyRouterDetecting", "plainMurmur2");
+    BASELINES.put("StrategyBenchmark.versionedRouter", "plainMurmur2");
+    BASELINES.put("HotKeyContentionBenchmark.hotKeyLeastLoaded", "plainMurmur2");
+    BASELINES.put("HotKeyContentionBenchmark.hotKeyRoundRobin", "plainMurmur2");
+    BASELINES.put("HotKeyContentionBenchmark.hotKeyValueHash", "plainMurmur2");
   }
 
   public static void main(String[] args) throws RunnerException, IOException {
