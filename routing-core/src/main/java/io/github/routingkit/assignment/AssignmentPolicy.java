@@ -33,7 +33,8 @@ import java.util.TreeSet;
  *       every member's partition count equals its quota. With larger topic weights, a member's load
  *       may miss its quota by less than the largest topic weight.</li>
  *   <li><b>Sticky, minimal movement:</b> every member keeps its owned partitions up to its quota
- *       (rack-local ones first, then in partition order); the +1 quotas go first to members that
+ *       (giving up first partitions that a member of a replica rack has room for, then partitions remote
+ *       to the member, then the last in partition order); the +1 quotas go first to members that
  *       own more than their floor, so the number of partitions that change owner is the minimum any
  *       assignment with these quotas needs. When two members claim one partition, the claim with
  *       the higher {@code generation} wins (ties: the earlier member in canonical order).</li>
@@ -256,6 +257,14 @@ public final class AssignmentPolicy {
       return rack != null && tps[t].racksOf(gp - offset[t]).contains(rack);
     }
 
+    /** Member {@code i} has a rack and partition {@code gp} has known racks, none of them that. */
+    boolean isRemote(int i, int gp) {
+      String rack = mem[i].rackId();
+      int t = topicOf[gp];
+      Set<String> racks = tps[t].racksOf(gp - offset[t]);
+      return rack != null && !racks.isEmpty() && !racks.contains(rack);
+    }
+
     /** Members {@code cm} (canonical order) all subscribe to all topics {@code ct}. */
     void assignUniform(int[] cm, int[] ct) {
       int n = cm.length;
@@ -317,16 +326,23 @@ public final class AssignmentPolicy {
           }
         }
       }
+      // Spare quota per rack among members that own less than their quota: a member that must
+      // give partitions up prefers ones another rack-mate of theirs can take locally.
+      Map<String, long[]> rackDemand = new HashMap<>();
+      for (int k = 0; k < n; k++) {
+        String rack = mem[cm[k]].rackId();
+        if (rack != null && ownedLoad[k] < quota[k]) {
+          rackDemand.computeIfAbsent(rack, r -> new long[1])[0] += quota[k] - ownedLoad[k];
+        }
+      }
       long[] deficit = new long[n];
       for (int k = 0; k < n; k++) {
         int i = cm[k];
         long load = 0;
-        for (int pass = 0; pass < 2; pass++) {
-          for (int gp : won[k]) {
-            if (isLocal(i, gp) == (pass == 0) && load + weightOf(gp) <= quota[k]) {
-              load += weightOf(gp);
-              target[gp] = i;
-            }
+        for (int gp : keepOrder(i, won[k], ownedLoad[k] - quota[k], rackDemand)) {
+          if (load + weightOf(gp) <= quota[k]) {
+            load += weightOf(gp);
+            target[gp] = i;
           }
         }
         deficit[k] = quota[k] - load;
@@ -407,6 +423,72 @@ public final class AssignmentPolicy {
         all.add(k);
         target[gp] = cm[k];
       }
+    }
+
+    /**
+     * The order in which member {@code i} keeps its won partitions {@code won} (in partition order)
+     * when it owns {@code excess} more load than its quota. Releases, in this order: partitions
+     * remote to {@code i} that a rack with spare quota holds (the move gains locality), other
+     * remote ones, other ones that a rack with spare quota holds (locality unchanged), then the
+     * last in partition order; it keeps the reverse. Consumes {@code rackDemand} for the releases it counts on.
+     */
+    int[] keepOrder(int i, int[] won, long excess, Map<String, long[]> rackDemand) {
+      if (excess <= 0) {
+        return won;
+      }
+      int[] release = new int[won.length];
+      boolean[] released = new boolean[won.length];
+      int r = 0;
+      long releasedLoad = 0;
+      for (int category = 0; category < 3 && releasedLoad < excess; category++) {
+        boolean remote = category != 2;
+        boolean demanded = category != 1;
+        for (int j = 0; j < won.length && releasedLoad < excess; j++) {
+          int gp = won[j];
+          if (released[j] || isRemote(i, gp) != remote) {
+            continue;
+          }
+          if (demanded) {
+            long[] d = demandFor(gp, rackDemand);
+            if (d == null) {
+              continue;
+            }
+            d[0] -= weightOf(gp);
+          }
+          released[j] = true;
+          release[r++] = gp;
+          releasedLoad += weightOf(gp);
+        }
+      }
+      int[] keep = new int[won.length];
+      int c = 0;
+      for (int j = 0; j < won.length; j++) {
+        if (!released[j]) {
+          keep[c++] = won[j];
+        }
+      }
+      while (r > 0) {
+        keep[c++] = release[--r];
+      }
+      return keep;
+    }
+
+    /** A rack holding a replica of {@code gp} with spare quota left, or null. */
+    long[] demandFor(int gp, Map<String, long[]> rackDemand) {
+      if (rackDemand.isEmpty()) {
+        return null;
+      }
+      int t = topicOf[gp];
+      long[] best = null;
+      String bestRack = null;
+      for (String rack : tps[t].racksOf(gp - offset[t])) {
+        long[] d = rackDemand.get(rack);
+        if (d != null && d[0] >= weightOf(gp) && (bestRack == null || rack.compareTo(bestRack) < 0)) {
+          best = d;
+          bestRack = rack;
+        }
+      }
+      return best;
     }
 
     /** Members {@code cm} subscribe to different subsets of topics {@code ct}: greedy. */
