@@ -104,6 +104,31 @@ class RoutingAssignorTest {
     assertThat(second.get("m4")).hasSize(4);
   }
 
+  /** The same group in any member insertion order gives the same assignment. */
+  @Property(tries = 50)
+  void deterministicForAnyMemberOrder(@ForAll long seed) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      ids.add("consumer-" + i + "-" + Long.toHexString(seed + i));
+    }
+    Map<String, List<TopicPartition>> reference = null;
+    for (int round = 0; round < 3; round++) {
+      java.util.Collections.shuffle(ids, new java.util.Random(seed + round));
+      Map<String, Subscription> subs = new java.util.LinkedHashMap<>();
+      for (int i = 0; i < ids.size(); i++) {
+        String id = ids.get(i);
+        int rack = Math.floorMod(id.hashCode(), 3);
+        subs.put(id, new Subscription(List.of("orders", "clicks"), null, List.of(), -1,
+            Optional.of("rack-" + rack)));
+      }
+      Map<String, List<TopicPartition>> a = assign(new RoutingAssignor(), subs);
+      if (reference == null) {
+        reference = a;
+      }
+      assertThat(a).isEqualTo(reference);
+    }
+  }
+
   @Test
   void userDataRoundTrips() {
     List<PartitionRef> owned = List.of(new PartitionRef("clicks", 3), new PartitionRef("orders", 0),
