@@ -123,7 +123,9 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
       }
       List<PartitionRef> owned = new ArrayList<>();
       for (TopicPartition tp : s.ownedPartitions()) {
-        owned.add(new PartitionRef(tp.topic(), tp.partition()));
+        if (tp != null && tp.topic() != null && tp.partition() >= 0) { // a broken client's claim
+          owned.add(new PartitionRef(tp.topic(), tp.partition()));
+        }
       }
       int generation = s.generationId().orElse(data.generation());
       if (!cooperative && owned.isEmpty()) {

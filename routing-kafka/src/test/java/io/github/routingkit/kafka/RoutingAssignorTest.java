@@ -176,6 +176,17 @@ class RoutingAssignorTest {
   }
 
   @Test
+  void impossibleOwnedPartitionsAreIgnored() {
+    Map<String, Subscription> subs = new HashMap<>();
+    subs.put("a", new Subscription(List.of("orders", "clicks"), null,
+        List.of(new TopicPartition("orders", -1), new TopicPartition("orders", 99),
+            new TopicPartition("nope", 0)), 3, Optional.empty()));
+    subs.put("b", sub(null));
+    Map<String, List<TopicPartition>> a = assign(new RoutingAssignor(), subs);
+    assertThat(a.get("a").size() + a.get("b").size()).isEqualTo(19);
+  }
+
+  @Test
   void badConfigNamesPropertyValueAndRule() {
     assertThatThrownBy(() -> assignor(Map.of(RoutingAssignorConfig.WEIGHT, "0")))
         .isInstanceOf(ConfigException.class)
