@@ -1,0 +1,177 @@
+package io.github.routingkit.kafka;
+
+import io.github.routingkit.assignment.AssignableTopic;
+import io.github.routingkit.assignment.AssignmentPolicy;
+import io.github.routingkit.assignment.GroupMember;
+import io.github.routingkit.assignment.PartitionRef;
+import io.github.routingkit.assignment.RebalanceMode;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
+import org.apache.kafka.common.Cluster;
+import org.apache.kafka.common.Configurable;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A client-side Kafka {@link ConsumerPartitionAssignor} ({@code group.protocol=classic}) that runs
+ * RoutingKit's {@link AssignmentPolicy}: deterministic, balanced by member weight (max - min &lt;= 1
+ * at equal weights), sticky with the fewest moves balance allows, cooperative-safe, aware of static
+ * membership and racks. Set {@code partition.assignment.strategy} to this class; its
+ * {@link #name()} is {@value #NAME}. Configure it with the {@link RoutingAssignorConfig} keys.
+ *
+ * <p><b>Protocols.</b> By default {@link #supportedProtocols()} is {@code [COOPERATIVE, EAGER]}
+ * (Kafka then uses COOPERATIVE, KIP-429); with {@code routing.assignor.rebalance.protocol=eager} it
+ * is {@code [EAGER]}. Under COOPERATIVE a partition that another member still lists in its
+ * {@code ownedPartitions} is never given to a new owner in the same rebalance; the owner revokes it
+ * and Kafka's follow-up rebalance hands it over (so the leader's
+ * {@code ConsumerCoordinator} check that no partition is both revoked and added always passes).
+ *
+ * <p><b>userData</b> (versioned, see {@code AssignorUserData}) carries the member's weight and its
+ * last assignment with generation, which keeps EAGER rebalances sticky (an EAGER member revokes
+ * everything before it joins). It is used as the member's claim only when no member of the group
+ * lists any {@code ownedPartitions} (EAGER, or a cooperative group where everyone starts empty), so
+ * it can never delay a hand-over. Garbage, truncated or future-version userData counts as weight 1
+ * with nothing owned and logs one warning per member and rebalance (slf4j, not on a hot path);
+ * {@link #assign} never throws because of it.
+ *
+ * <p><b>Inputs used:</b> each subscription's topics, {@code ownedPartitions} and
+ * {@code generationId}, {@code groupInstanceId}, {@code rackId} ({@code client.rack});
+ * the cluster's partition counts and replica racks; topics missing from the metadata are skipped.
+ *
+ * <p>Thread-safety: Kafka calls an assignor from the consumer's own thread; the remembered last
+ * assignment is kept in volatile fields.
+ */
+public final class RoutingAssignor implements ConsumerPartitionAssignor, Configurable {
+  /** The assignor name sent to the group coordinator. */
+  public static final String NAME = "routing";
+
+  private static final Logger LOG = LoggerFactory.getLogger(RoutingAssignor.class);
+
+  private volatile RoutingAssignorConfig config = RoutingAssignorConfig.defaults();
+  private volatile List<PartitionRef> lastAssignment = List.of();
+  private volatile int lastGeneration = GroupMember.UNKNOWN_GENERATION;
+
+  /**
+   * Reads the {@code routing.assignor.*} consumer properties.
+   *
+   * @throws org.apache.kafka.common.config.ConfigException naming the property, the value and the
+   *     rule, for a bad value
+   */
+  @Override
+  public void configure(Map<String, ?> configs) {
+    this.config = RoutingAssignorConfig.parse(configs);
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public List<RebalanceProtocol> supportedProtocols() {
+    return config.eagerOnly()
+        ? List.of(RebalanceProtocol.EAGER)
+        : List.of(RebalanceProtocol.COOPERATIVE, RebalanceProtocol.EAGER);
+  }
+
+  @Override
+  public ByteBuffer subscriptionUserData(Set<String> topics) {
+    return AssignorUserData.encode(config.weight(), lastGeneration, lastAssignment);
+  }
+
+  @Override
+  public void onAssignment(Assignment assignment, ConsumerGroupMetadata metadata) {
+    List<PartitionRef> refs = new ArrayList<>();
+    for (TopicPartition tp : assignment.partitions()) {
+      refs.add(new PartitionRef(tp.topic(), tp.partition()));
+    }
+    this.lastAssignment = List.copyOf(refs);
+    this.lastGeneration = metadata == null ? GroupMember.UNKNOWN_GENERATION : metadata.generationId();
+  }
+
+  /**
+   * Computes the group's assignment (called on the group leader).
+   *
+   * @return an assignment for every member of {@code group}; partitions of subscribed topics known
+   *     to {@code metadata}, each given to at most one member
+   */
+  @Override
+  public GroupAssignment assign(Cluster metadata, GroupSubscription group) {
+    // Nobody physically owns anything under EAGER (members revoke before joining), nor in a
+    // cooperative group where every member comes with empty ownedPartitions: then nothing can be
+    // handed over while owned, and the userData's last assignments keep the result sticky.
+    boolean cooperative = !config.eagerOnly()
+        && group.groupSubscription().values().stream().anyMatch(s -> !s.ownedPartitions().isEmpty());
+    List<GroupMember> members = new ArrayList<>();
+    Set<String> topicNames = new HashSet<>();
+    for (Map.Entry<String, Subscription> e : group.groupSubscription().entrySet()) {
+      Subscription s = e.getValue();
+      AssignorUserData data = AssignorUserData.decode(s.userData());
+      if (data.problem() != null) {
+        LOG.warn("Member {} sent unreadable routing assignor userData ({}); using weight 1",
+            e.getKey(), data.problem());
+      }
+      List<PartitionRef> owned = new ArrayList<>();
+      for (TopicPartition tp : s.ownedPartitions()) {
+        if (tp != null && tp.topic() != null && tp.partition() >= 0) { // a broken client's claim
+          owned.add(new PartitionRef(tp.topic(), tp.partition()));
+        }
+      }
+      int generation = s.generationId().orElse(data.generation());
+      if (!cooperative && owned.isEmpty()) {
+        owned = data.owned();
+        generation = data.generation();
+      }
+      members.add(new GroupMember(e.getKey(), s.groupInstanceId().orElse(null),
+          s.rackId().orElse(null), data.weight(), Set.copyOf(s.topics()), owned, generation));
+      topicNames.addAll(s.topics());
+    }
+    List<AssignableTopic> topics = new ArrayList<>();
+    for (String name : topicNames) {
+      List<PartitionInfo> infos = metadata.partitionsForTopic(name);
+      if (infos == null || infos.isEmpty()) {
+        LOG.debug("Skipping topic {}: no partition metadata", name);
+        continue;
+      }
+      int count = 0;
+      for (PartitionInfo pi : infos) {
+        count = Math.max(count, pi.partition() + 1);
+      }
+      List<Set<String>> racks = new ArrayList<>();
+      for (int p = 0; p < count; p++) {
+        racks.add(new HashSet<>());
+      }
+      for (PartitionInfo pi : infos) {
+        for (Node n : pi.replicas() == null ? new Node[0] : pi.replicas()) {
+          if (n != null && n.hasRack()) {
+            racks.get(pi.partition()).add(n.rack());
+          }
+        }
+      }
+      topics.add(new AssignableTopic(name, count, racks, config.topicWeights().getOrDefault(name, 1)));
+    }
+    io.github.routingkit.assignment.GroupAssignment result = AssignmentPolicy.assign(
+        members, topics, cooperative ? RebalanceMode.COOPERATIVE : RebalanceMode.EAGER);
+    if (!result.pendingRevocation().isEmpty()) {
+      LOG.debug("Holding back {} partitions until their owners revoke them",
+          result.pendingRevocation().size());
+    }
+    Map<String, Assignment> out = new HashMap<>();
+    result.byMember().forEach((member, refs) -> {
+      List<TopicPartition> tps = new ArrayList<>(refs.size());
+      refs.forEach(r -> tps.add(new TopicPartition(r.topic(), r.partition())));
+      out.put(member, new Assignment(tps));
+    });
+    return new GroupAssignment(out);
+  }
+}

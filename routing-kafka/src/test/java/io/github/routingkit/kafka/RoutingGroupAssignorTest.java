@@ -1,0 +1,171 @@
+package io.github.routingkit.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BiPredicate;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.coordinator.group.api.assignor.GroupSpec;
+import org.apache.kafka.coordinator.group.api.assignor.MemberAssignment;
+import org.apache.kafka.coordinator.group.api.assignor.MemberSubscription;
+import org.apache.kafka.coordinator.group.api.assignor.SubscribedTopicDescriber;
+import org.apache.kafka.coordinator.group.api.assignor.SubscriptionType;
+import org.junit.jupiter.api.Test;
+
+class RoutingGroupAssignorTest {
+  private static final Uuid ORDERS = new Uuid(1, 1);
+  private static final Uuid CLICKS = new Uuid(2, 2);
+  private static final Uuid MISSING = new Uuid(3, 3);
+
+  record Member(String rack, String instance, Set<Uuid> topics, Map<Uuid, Set<Integer>> owned)
+      implements MemberSubscription, MemberAssignment {
+    @Override
+    public Optional<String> rackId() {
+      return Optional.ofNullable(rack);
+    }
+
+    @Override
+    public Optional<String> instanceId() {
+      return Optional.ofNullable(instance);
+    }
+
+    @Override
+    public Set<Uuid> subscribedTopicIds() {
+      return topics;
+    }
+
+    @Override
+    public Map<Uuid, Set<Integer>> partitions() {
+      return owned;
+    }
+  }
+
+  record Spec(Map<String, Member> members, BiPredicate<Uuid, Integer> assignable) implements GroupSpec {
+    @Override
+    public Collection<String> memberIds() {
+      return members.keySet();
+    }
+
+    @Override
+    public SubscriptionType subscriptionType() {
+      return SubscriptionType.HOMOGENEOUS;
+    }
+
+    @Override
+    public boolean isPartitionAssigned(Uuid topicId, int partitionId) {
+      return members.values().stream().anyMatch(m -> m.owned().getOrDefault(topicId, Set.of()).contains(partitionId));
+    }
+
+    @Override
+    public boolean isPartitionAssignable(Uuid topicId, int partitionId) {
+      return assignable.test(topicId, partitionId);
+    }
+
+    @Override
+    public MemberSubscription memberSubscription(String memberId) {
+      return members.get(memberId);
+    }
+
+    @Override
+    public MemberAssignment memberAssignment(String memberId) {
+      return members.get(memberId);
+    }
+  }
+
+  /** orders: 12 partitions, clicks: 6; partition p on racks r(p%3) and r((p+1)%3). */
+  static final SubscribedTopicDescriber TOPICS = new SubscribedTopicDescriber() {
+    @Override
+    public int numPartitions(Uuid topicId) {
+      return topicId.equals(ORDERS) ? 12 : topicId.equals(CLICKS) ? 6 : -1;
+    }
+
+    @Override
+    public Set<String> racksForPartition(Uuid topicId, int partition) {
+      return Set.of("r" + partition % 3, "r" + (partition + 1) % 3);
+    }
+  };
+
+  private static Map<String, Map<Uuid, Set<Integer>>> assign(RoutingGroupAssignor a, Map<String, Member> members,
+      BiPredicate<Uuid, Integer> assignable) {
+    Map<String, Map<Uuid, Set<Integer>>> out = new TreeMap<>();
+    a.assign(new Spec(members, assignable), TOPICS).members().forEach((m, as) -> out.put(m, as.partitions()));
+    return out;
+  }
+
+  private static int count(Map<Uuid, Set<Integer>> ps) {
+    return ps.values().stream().mapToInt(Set::size).sum();
+  }
+
+  @Test
+  void balancedDeterministicRackLocalAndSticky() {
+    Map<String, Member> members = new LinkedHashMap<>();
+    for (int i = 0; i < 3; i++) {
+      members.put("m" + i, new Member("r" + i, null, Set.of(ORDERS, CLICKS, MISSING), Map.of()));
+    }
+    Map<String, Map<Uuid, Set<Integer>>> first = assign(new RoutingGroupAssignor(), members, (t, p) -> true);
+    assertThat(first.values()).allSatisfy(ps -> assertThat(count(ps)).isEqualTo(6));
+    first.forEach((m, ps) -> ps.forEach((t, parts) -> parts.forEach(p ->
+        assertThat(TOPICS.racksForPartition(t, p)).contains(members.get(m).rack()))));
+
+    // Same state in reverse member order: same result.
+    Map<String, Member> reversed = new LinkedHashMap<>();
+    List<String> keys = new ArrayList<>(members.keySet());
+    java.util.Collections.reverse(keys);
+    keys.forEach(k -> reversed.put(k, members.get(k)));
+    assertThat(assign(new RoutingGroupAssignor(), reversed, (t, p) -> true)).isEqualTo(first);
+
+    // A fourth member joins while the others own their targets: only the minimum moves (4 of 18).
+    Map<String, Member> joined = new LinkedHashMap<>();
+    first.forEach((m, ps) -> joined.put(m, new Member(members.get(m).rack(), null,
+        Set.of(ORDERS, CLICKS), ps)));
+    joined.put("m3", new Member("r0", null, Set.of(ORDERS, CLICKS), Map.of()));
+    Map<String, Map<Uuid, Set<Integer>>> second = assign(new RoutingGroupAssignor(), joined, (t, p) -> true);
+    assertThat(count(second.get("m3"))).isEqualTo(4);
+    int kept = 0;
+    for (String m : first.keySet()) {
+      for (Map.Entry<Uuid, Set<Integer>> e : second.get(m).entrySet()) {
+        kept += (int) e.getValue().stream().filter(first.get(m).getOrDefault(e.getKey(), Set.of())::contains).count();
+      }
+    }
+    assertThat(kept).isEqualTo(14);
+  }
+
+  @Test
+  void instanceWeightsFromBrokerConfigAndUnassignablePartitionsLeftOut() {
+    RoutingGroupAssignor a = new RoutingGroupAssignor();
+    a.configure(Map.of(RoutingAssignorConfig.INSTANCE_WEIGHTS, "big:2"));
+    Map<String, Member> members = new HashMap<>();
+    members.put("a", new Member(null, "big", Set.of(ORDERS, CLICKS), Map.of()));
+    members.put("b", new Member(null, "small", Set.of(ORDERS, CLICKS), Map.of()));
+    Map<String, Map<Uuid, Set<Integer>>> result = assign(a, members, (t, p) -> true);
+    assertThat(count(result.get("a"))).isEqualTo(12);
+    assertThat(count(result.get("b"))).isEqualTo(6);
+    Map<String, Map<Uuid, Set<Integer>>> filtered = assign(a, members, (t, p) -> !t.equals(CLICKS));
+    assertThat(filtered.values()).allSatisfy(ps -> assertThat(ps).doesNotContainKey(CLICKS));
+  }
+
+  @Test
+  void badBrokerConfigNamesPropertyValueAndRule() {
+    assertThatThrownBy(() -> new RoutingGroupAssignor().configure(
+        Map.of(RoutingAssignorConfig.INSTANCE_WEIGHTS, "big:0")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("routing.assignor.instance.weights")
+        .hasMessageContaining("big:0")
+        .hasMessageContaining("[1, 1000000]");
+  }
+
+  @Test
+  void nameMatchesTheClassicAssignor() {
+    assertThat(new RoutingGroupAssignor().name()).isEqualTo(RoutingAssignor.NAME);
+  }
+}
