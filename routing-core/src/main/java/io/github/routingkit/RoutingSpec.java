@@ -83,7 +83,9 @@ import java.util.regex.Pattern;
  * <h2>Rules</h2>
  * <ul>
  *   <li>Keys outside the {@code routing.} prefix are ignored, so a whole producer config can be
- *       passed in. Every key inside it must be one of the above.</li>
+ *       passed in, and so are the consumer side's {@code routing.assignor.*} keys (read by the Kafka
+ *       assignor), so one client config file may hold both. Every other key inside the prefix
+ *       must be one of the above.</li>
  *   <li>Values are strings (any object is read through {@code toString()}); surrounding whitespace
  *       is trimmed (also around list items); identifiers are case-sensitive.</li>
  *   <li>Illegal combinations: a layer's options without the property that enables the layer (e.g.
@@ -113,6 +115,8 @@ public final class RoutingSpec implements Serializable {
 
   /** Prefix of every RoutingKit property. */
   public static final String PREFIX = "routing.";
+  /** Prefix of the consumer-side assignor's properties, which the write-side spec ignores. */
+  public static final String ASSIGNOR_PREFIX = "routing.assignor.";
   /** The hash scheme: {@code kafka-murmur2} (default) or another {@link HashScheme#id()}. */
   public static final String SCHEME = "routing.scheme";
   /** The keyless policy: {@code round-robin} (default) or {@code random}. */
@@ -241,7 +245,7 @@ public final class RoutingSpec implements Serializable {
     Map<String, String> layers = new TreeMap<>();
     for (Map.Entry<String, ?> e : new TreeMap<String, Object>(config).entrySet()) {
       String key = e.getKey();
-      if (!key.startsWith(PREFIX)) {
+      if (!key.startsWith(PREFIX) || key.startsWith(ASSIGNOR_PREFIX)) {
         continue;
       }
       Object raw = e.getValue();

@@ -107,6 +107,19 @@ class RoutingSpecProperties {
   }
 
   @Example
+  void assignorKeysBelongToTheConsumerSideAndAreIgnored() {
+    Map<String, Object> config = new HashMap<>();
+    config.put("routing.assignor.weight", "3");
+    config.put("routing.assignor.topic.weights", "orders:2");
+    config.put(RoutingSpec.SCHEME, "pulsar-murmur3");
+    assertThat(RoutingSpec.parse(config))
+        .isEqualTo(RoutingSpec.defaults().withScheme(HashScheme.PULSAR_MURMUR3));
+    // ...but a near miss outside that namespace is still an unknown key
+    assertThatThrownBy(() -> RoutingSpec.parse(Map.of("routing.assignorweight", "3")))
+        .isInstanceOf(RoutingConfigException.class).hasMessageContaining("routing.assignorweight");
+  }
+
+  @Example
   void nullValueAndWrongCaseAreBadValues() {
     Map<String, Object> config = new HashMap<>();
     config.put(RoutingSpec.SCHEME, null);
