@@ -110,12 +110,21 @@ public final class BenchmarkReport {
       if (!row.bench.equals(current)) {
         current = row.bench;
         md.append("\n## ").append(current).append("\n\n")
-            .append("| benchmark | params | ns/op | ± | B/op | vs baseline |\n")
+            .append("| benchmark | params | ").append(row.bench.equals("AssignorBenchmark") ? "ms/op" : "ns/op")
+            .append(" | ± | B/op | vs baseline |\n")
             .append("|---|---|---:|---:|---:|---|\n");
       }
       String baseline = BASELINES.get(row.bench + "." + row.method);
       String ratio = "";
-      if (baseline != null) {
+      if (row.params.contains("assignor=routing")) {
+        Row base = byKey.get(row.bench + "." + row.method + "|"
+            + row.params.replace("assignor=routing", "assignor=cooperative-sticky"));
+        if (base != null) {
+          ratio = String.format(Locale.ROOT, "%.2f× of `CooperativeStickyAssignor`", row.ns / base.ns);
+        }
+      } else if (row.params.contains("assignor=cooperative-sticky")) {
+        ratio = "(baseline)";
+      } else if (baseline != null) {
         Row base = byKey.get(row.bench + "." + baseline + "|" + row.params);
         if (base != null) {
           ratio = String.format(Locale.ROOT, "%.2f× of `%s`", row.ns / base.ns, baseline);
