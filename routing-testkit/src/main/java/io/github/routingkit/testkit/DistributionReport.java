@@ -13,17 +13,21 @@ import java.util.Objects;
  * How a router spreads a key sample over {@code n} partitions, and what to do about it: the
  * per-partition message counts, max/mean, coefficient of variation, Pearson's &chi;&sup2; with its
  * p-value, the hottest keys' shares, and a {@link Verdict} that compares max/mean with what a
- * perfect hash reaches for the same sample ({@link PerfectHashBound}), so that a small sample is
- * not flagged for the unevenness any hash shows on few keys.
+ * perfect hash reaches ({@link PerfectHashBound}), so that a small sample is not flagged for the
+ * unevenness any hash shows on few keys.
  *
- * <p>Each added key is one message; repeated keys add weight. The perfect-hash bound is computed
- * for the sample's effective number of keys {@code (Σw)² / Σw²} (equal to the distinct count when
- * every key occurs equally often). Distinct keys are counted exactly up to
+ * <p>Each added key is one message; repeated keys add weight. Two perfect-hash bounds are
+ * reported: {@link #samplingP99()} for a sample of this many messages with all keys distinct (the
+ * most unevenness chance alone explains at this sample size: the verdict's first test), and
+ * {@link #perfectHashExpected()} / {@link #perfectHashP99()} for these very keys and weights, via
+ * the effective number of keys {@code (Σw)² / Σw²} (equal to the distinct count when every key
+ * occurs equally often): when max/mean is within that, a perfect hash would do no better, and the
+ * keys, not the hash, cause the skew. Distinct keys are counted exactly up to
  * {@link Builder#exactKeyLimit(int)} (default 2,000,000), then estimated by bounded sketches
  * ({@link #distinctKeysExact()} tells which), so memory stays flat for any input size.
  *
  * <p>Verdicts, by max/mean {@code r}: {@link Verdict#WITHIN_PERFECT_HASH_BOUND} when {@code r} is
- * at most the perfect hash's 99th percentile; otherwise {@link Verdict#FIX_KEY_DESIGN} above 1.5,
+ * at most {@link #samplingP99()}; otherwise {@link Verdict#FIX_KEY_DESIGN} above 1.5,
  * {@link Verdict#KEEP_HEADROOM} from 1.1 to 1.5, {@link Verdict#BALANCED} below 1.1.
  *
  * <p>Immutable and thread-safe once built; the {@link Builder} is not thread-safe.
@@ -32,7 +36,10 @@ public final class DistributionReport {
 
   /** What the spread means for the topic, from best to worst. */
   public enum Verdict {
-    /** max/mean is within the 99th percentile of a perfect hash for this sample: no evidence of skew. */
+    /**
+     * max/mean is within the 99th percentile of a perfect hash on a sample of this many messages:
+     * no evidence of skew (the sample may be too small to show any).
+     */
     WITHIN_PERFECT_HASH_BOUND,
     /** Slightly above what a perfect hash reaches, but max/mean below 1.1: nothing to do. */
     BALANCED,
@@ -62,6 +69,7 @@ public final class DistributionReport {
   private final double effectiveKeys;
   private final double perfectHashExpected;
   private final double perfectHashP99;
+  private final double samplingP99;
   private final List<KeyShare> topKeys;
   private final Verdict verdict;
   private final String advice;
@@ -83,13 +91,15 @@ public final class DistributionReport {
       this.effectiveKeys = 0;
       this.perfectHashExpected = 1;
       this.perfectHashP99 = 1;
+      this.samplingP99 = 1;
     } else {
+      this.samplingP99 = PerfectHashBound.maxOverMeanQuantile(messages, n, P99);
       this.effectiveKeys = PerfectHashBound.effectiveKeys(messages, b.tally.sumOfSquares());
       this.perfectHashExpected = PerfectHashBound.expectedMaxOverMean(effectiveKeys, n);
       this.perfectHashP99 = PerfectHashBound.maxOverMeanQuantile(effectiveKeys, n, P99);
     }
     double r = statistics.maxOverMean();
-    if (r <= perfectHashP99) {
+    if (r <= samplingP99) {
       verdict = Verdict.WITHIN_PERFECT_HASH_BOUND;
     } else if (r > 1.5) {
       verdict = Verdict.FIX_KEY_DESIGN;
@@ -172,9 +182,17 @@ public final class DistributionReport {
     return perfectHashExpected;
   }
 
-  /** Returns the 99th percentile of the max/mean of a perfect hash of this many keys. */
+  /** Returns the 99th percentile of the max/mean of a perfect hash of {@link #effectiveKeys()}. */
   public double perfectHashP99() {
     return perfectHashP99;
+  }
+
+  /**
+   * Returns the 99th percentile of the max/mean of a perfect hash of {@link #messages()} distinct
+   * keys: the most unevenness chance alone explains in a sample of this size (1.0 if empty).
+   */
+  public double samplingP99() {
+    return samplingP99;
   }
 
   /**
@@ -202,8 +220,14 @@ public final class DistributionReport {
 
   private String advise() {
     double r = maxOverMean();
-    String bound = "a perfect hash of " + Text.num(Math.round(effectiveKeys)) + " keys reaches "
-        + Text.dec(perfectHashExpected, 4) + " on average, " + Text.dec(perfectHashP99, 4) + " at p99";
+    String cause = r <= perfectHashP99
+        ? " A perfect hash would do no better on these keys (their weights make them "
+            + Text.num(Math.round(effectiveKeys)) + " effective keys: expected "
+            + Text.dec(perfectHashExpected, 4) + ", p99 " + Text.dec(perfectHashP99, 4)
+            + "), so the keys, not the hash, cause it."
+        : " A perfect hash would do better on these keys (p99 " + Text.dec(perfectHashP99, 4)
+            + " for " + Text.num(Math.round(effectiveKeys)) + " effective keys): suspect the"
+            + " hash or the placement too.";
     String hot = "";
     if (!topKeys.isEmpty() && hotKeyFloor() > 1.1) {
       KeyShare k = topKeys.get(0);
@@ -214,18 +238,21 @@ public final class DistributionReport {
     }
     switch (verdict) {
       case WITHIN_PERFECT_HASH_BOUND:
-        return "max/mean " + Text.dec(r, 4) + " is within what chance explains: " + bound
-            + ". No evidence of skew.";
+        return "max/mean " + Text.dec(r, 4) + " is within what chance explains for "
+            + Text.num(messages()) + " messages (a perfect hash reaches up to "
+            + Text.dec(samplingP99, 4) + " at p99). No evidence of skew"
+            + (samplingP99 > 1.1 ? "; the sample is too small to show less, use more keys." : ".");
       case BALANCED:
-        return "max/mean " + Text.dec(r, 4) + " is above the perfect-hash p99 ("
-            + Text.dec(perfectHashP99, 4) + ") but below 1.1: balanced enough, nothing to do." + hot;
+        return "max/mean " + Text.dec(r, 4) + " is above what chance explains for "
+            + Text.num(messages()) + " messages (p99 " + Text.dec(samplingP99, 4)
+            + ") but below 1.1: balanced enough, nothing to do.";
       case KEEP_HEADROOM:
-        return "max/mean " + Text.dec(r, 4) + " is between 1.1 and 1.5 (" + bound + "): keep ~30 %"
-            + " headroom on the hottest partition" + (r > 1.3 ? ", and since it exceeds 1.3 plan"
-            + " capacity for " + Text.dec(r, 2) + " x the mean load" : "") + "." + hot;
+        return "max/mean " + Text.dec(r, 4) + " is between 1.1 and 1.5: keep ~30 % headroom on the"
+            + " hottest partition" + (r > 1.3 ? " (it exceeds 1.3: plan capacity for "
+            + Text.dec(r, 2) + " x the mean load)" : "") + "." + cause + hot;
       default:
-        return "max/mean " + Text.dec(r, 4) + " is above 1.5 (" + bound + "): fix the key design"
-            + " (finer or salted keys, a hot-key strategy) before adding partitions." + hot;
+        return "max/mean " + Text.dec(r, 4) + " is above 1.5: fix the key design (finer or salted"
+            + " keys, a hot-key strategy) before adding partitions." + cause + hot;
     }
   }
 
@@ -244,8 +271,10 @@ public final class DistributionReport {
         .append("  (partition ").append(s.hottestPartition()).append(": ")
         .append(Text.num(s.max())).append(" messages, mean ").append(Text.dec(s.mean(), 1))
         .append(")\n");
+    sb.append("chance (sample)   ").append(Text.dec(samplingP99, 4))
+        .append(" p99 for a perfect hash of ").append(Text.num(messages())).append(" distinct keys\n");
     sb.append("perfect hash      ").append(Text.dec(perfectHashExpected, 4))
-        .append(" expected, ").append(Text.dec(perfectHashP99, 4)).append(" p99\n");
+        .append(" expected, ").append(Text.dec(perfectHashP99, 4)).append(" p99 for these keys\n");
     sb.append("hot-key floor     ").append(Text.dec(hotKeyFloor(), 4)).append('\n');
     sb.append("CV                ").append(Text.dec(s.coefficientOfVariation(), 4)).append('\n');
     sb.append("chi-square        ").append(Text.dec(s.chiSquare(), 2)).append(" (df ")
@@ -305,6 +334,7 @@ public final class DistributionReport {
     sb.append(",\"pValue\":").append(Text.jsonNumber(s.pValue()));
     sb.append(",\"perfectHashExpected\":").append(Text.jsonNumber(perfectHashExpected));
     sb.append(",\"perfectHashP99\":").append(Text.jsonNumber(perfectHashP99));
+    sb.append(",\"samplingP99\":").append(Text.jsonNumber(samplingP99));
     sb.append(",\"hotKeyFloor\":").append(Text.jsonNumber(hotKeyFloor()));
     sb.append(",\"verdict\":").append(Text.jsonString(verdict.name()));
     sb.append(",\"advice\":").append(Text.jsonString(advice));
