@@ -1,5 +1,6 @@
 package io.github.routingkit.testkit;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -13,6 +14,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupSubscription;
@@ -27,8 +29,11 @@ import org.opentest4j.AssertionFailedError;
  * Fluent assertions on a {@link ConsumerPartitionAssignor}; obtain one with
  * {@link AssignmentAssertions#assertThat}. Every member subscribes to every topic given with
  * {@link #withTopic} (default: one topic {@code "topic"} with 12 partitions; members default to
- * {@code consumer-1 .. consumer-3}). Subscriptions carry {@code ownedPartitions} and a generation
- * (no user data), the way the consumer's {@code ConsumerCoordinator} sends them since Kafka 2.4.
+ * {@code consumer-1 .. consumer-3}). Subscriptions are built the way each member's consumer builds
+ * them: {@code ownedPartitions}, the generation, and the user data the assignor returns from
+ * {@code subscriptionUserData} right after {@code onAssignment} with the member's previous
+ * assignment (replayed member by member on the one instance under test, so the assignor's state
+ * is changed by these checks).
  *
  * <p>Not thread-safe: use one instance per test.
  */
@@ -224,8 +229,20 @@ public final class AssignorAssert {
     Map<String, Subscription> subscriptions = new LinkedHashMap<>();
     List<String> topicNames = new ArrayList<>(topics().keySet());
     for (String m : order) {
-      subscriptions.put(m, new Subscription(topicNames, null,
-          owned.getOrDefault(m, List.of()), generation, Optional.empty()));
+      // What the member's consumer would send: user data from its assignor instance after the
+      // previous onAssignment (the eager StickyAssignor reads only that), and ownedPartitions
+      List<TopicPartition> had = owned.getOrDefault(m, List.of());
+      ByteBuffer userData;
+      try {
+        assignor.onAssignment(new Assignment(had),
+            new ConsumerGroupMetadata("routingkit-testkit", generation - 1, m, Optional.empty()));
+        userData = assignor.subscriptionUserData(new HashSet<>(topicNames));
+      } catch (RuntimeException e) {
+        throw new AssertionFailedError(assignor.name() + " threw in onAssignment or"
+            + " subscriptionUserData for member " + m + ": " + e, e);
+      }
+      subscriptions.put(m, new Subscription(topicNames, userData, had, generation,
+          Optional.empty()));
     }
     Map<String, Assignment> result;
     try {
