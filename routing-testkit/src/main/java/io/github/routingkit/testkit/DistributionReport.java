@@ -23,7 +23,7 @@ import java.util.Objects;
  * the effective number of keys {@code (Σw)² / Σw²} (equal to the distinct count when every key
  * occurs equally often): when max/mean is within that, a perfect hash would do no better, and the
  * keys, not the hash, cause the skew. Distinct keys are counted exactly up to
- * {@link Builder#exactKeyLimit(int)} (default 2,000,000), then estimated by bounded sketches
+ * {@link Builder#exactKeyLimit(int)} (default: up to 2,000,000, less on small heaps), then estimated by bounded sketches
  * ({@link #distinctKeysExact()} tells which), so memory stays flat for any input size.
  *
  * <p>Verdicts, by max/mean {@code r}: {@link Verdict#WITHIN_PERFECT_HASH_BOUND} when {@code r} is
@@ -368,7 +368,7 @@ public final class DistributionReport {
     private final KeyRouter router;
     private final long[] counts;
     private int topK = 10;
-    private int exactKeyLimit = 2_000_000;
+    private int exactKeyLimit = defaultExactKeyLimit();
     private int heavyHitters = 10_000;
     private KeyTally tally;
 
@@ -397,8 +397,18 @@ public final class DistributionReport {
     }
 
     /**
+     * Returns the default of {@link #exactKeyLimit(int)}: one distinct key per 512 bytes of the
+     * JVM's maximum heap, between 10,000 and 2,000,000 (a short key costs about 130 bytes counted
+     * exactly, so exact counting takes at most about a quarter of the heap).
+     */
+    public static int defaultExactKeyLimit() {
+      long byHeap = Runtime.getRuntime().maxMemory() / 512;
+      return (int) Math.max(10_000, Math.min(2_000_000, byHeap));
+    }
+
+    /**
      * Sets how many distinct keys are counted exactly before switching to bounded sketches
-     * (default 2,000,000, roughly 100-200 MB of heap for short keys).
+     * (default {@link #defaultExactKeyLimit()}).
      *
      * @throws IllegalArgumentException if {@code limit < 1}
      * @throws IllegalStateException after the first key was added

@@ -48,10 +48,10 @@ final class AnalyzeCommand implements Callable<Integer> {
       description = "How many hottest keys to list (default: ${DEFAULT-VALUE}).")
   int top;
 
-  @Option(names = "--exact-keys", paramLabel = "N", defaultValue = "2000000",
+  @Option(names = "--exact-keys", paramLabel = "N",
       description = "Distinct keys counted exactly before switching to bounded sketches"
-          + " (default: ${DEFAULT-VALUE}).")
-  int exactKeys;
+          + " (default: one per 512 bytes of max heap, at most 2,000,000).")
+  int exactKeys = DistributionReport.Builder.defaultExactKeyLimit();
 
   @Override
   public Integer call() {
