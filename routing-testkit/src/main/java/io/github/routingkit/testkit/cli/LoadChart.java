@@ -44,11 +44,12 @@ final class LoadChart {
       expectedLine.add(mean * report.perfectHashExpected());
       p99Line.add(mean * report.perfectHashP99());
     }
-    CategoryChart chart = new CategoryChartBuilder().width(1000).height(520)
-        .title(String.format(Locale.ROOT, "%s: %,d messages over %d partitions, max/mean %.4f (%s)",
+    CategoryChart chart = new CategoryChartBuilder().width(1100).height(520)
+        .title(String.format(Locale.ROOT, "%s: %,d messages, %d partitions, max/mean %.4f, %s",
             sampleName, report.messages(), counts.length, report.maxOverMean(), report.verdict()))
         .xAxisTitle("partition").yAxisTitle("messages").build();
     chart.getStyler().setOverlapped(true);
+    chart.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 13));
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
     chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
     chart.getStyler().setChartBackgroundColor(Color.WHITE);
