@@ -135,8 +135,9 @@ public final class RouterAssert {
 
   /**
    * Asserts that for every partition count from 1 to {@code maxPartitions} and every probe key,
-   * keyed and keyless routing returns a partition in {@code [0, n)}, and that a count below 1 is
-   * rejected with an {@link IllegalArgumentException}.
+   * keyed routing (text and UTF-8 bytes) and keyless routing ({@code null} key) return a partition
+   * in {@code [0, n)} without throwing, and that a count below 1 is rejected with an
+   * {@link IllegalArgumentException}.
    *
    * @throws IllegalArgumentException if {@code maxPartitions < 1}
    */
@@ -151,19 +152,30 @@ public final class RouterAssert {
     }
     for (int n = 1; n <= maxPartitions; n++) {
       for (int i = 0; i < probe.size(); i++) {
-        int p = router.partition(probe.get(i), n);
+        int p = routeOrFail(probe.get(i), n);
         if (p < 0 || p >= n) {
           fail("out of range: key " + describe(probe.get(i)) + " with " + n
               + " partitions went to partition " + p + ", must be in [0, " + n + ")");
         }
-        p = router.partition(bytes.get(i), n);
+        try {
+          p = router.partition(bytes.get(i), n);
+        } catch (RuntimeException e) {
+          throw new AssertionFailedError(router + " threw " + e + " for the UTF-8 bytes of key "
+              + describe(probe.get(i)) + " with " + n + " partitions", e);
+        }
         if (p < 0 || p >= n) {
           fail("out of range: the UTF-8 bytes of key " + describe(probe.get(i)) + " with " + n
               + " partitions went to partition " + p + ", must be in [0, " + n + ")");
         }
       }
       for (int i = 0; i < 3; i++) {
-        int p = router.partition((byte[]) null, n);
+        int p;
+        try {
+          p = router.partition((byte[]) null, n);
+        } catch (RuntimeException e) {
+          throw new AssertionFailedError(router + " threw " + e + " for a keyless message (null"
+              + " key) with " + n + " partitions, must route it by its keyless policy", e);
+        }
         if (p < 0 || p >= n) {
           fail("out of range: a keyless message with " + n + " partitions went to partition " + p);
         }
@@ -373,6 +385,15 @@ public final class RouterAssert {
       }
     }
     return this;
+  }
+
+  private int routeOrFail(String key, int n) {
+    try {
+      return router.partition(key, n);
+    } catch (RuntimeException e) {
+      throw new AssertionFailedError(router + " threw " + e + " for key " + describe(key)
+          + " with " + n + " partitions", e);
+    }
   }
 
   private List<String> keys() {
