@@ -146,6 +146,32 @@ class RouterAssertTest {
         .hasMessageContaining("must be in [0, 3)");
   }
 
+  /** Forgets that a null key is a keyless message. */
+  static final class NullHostileRouter extends TextRouter {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public int partition(byte[] key, int n) {
+      return route(new String(key, StandardCharsets.UTF_8), n);
+    }
+
+    @Override
+    int route(String key, int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("n");
+      }
+      return Math.floorMod(key.hashCode(), n);
+    }
+  }
+
+  @Test
+  void aRouterThatThrowsIsACounterExampleNotACrash() {
+    assertThatThrownBy(() -> assertThat(new NullHostileRouter()).staysInRange(4))
+        .isInstanceOf(AssertionFailedError.class)
+        .hasMessageContaining("NullHostileRouter threw java.lang.NullPointerException")
+        .hasMessageContaining("for a keyless message (null key) with 1 partitions");
+  }
+
   @Test
   void nondeterminismIsCaught() {
     assertThatThrownBy(() -> assertThat(new RandomRouter()).isDeterministic())
