@@ -29,7 +29,8 @@ final class KeyInput {
   static final long PROGRESS_EVERY = 1_000_000;
 
   @Option(names = "--keys", paramLabel = "FILE", required = true,
-      description = "Key sample: one key per line, or TSV/CSV with a header; .gz is read directly.")
+      description = "Key sample: one key per line, or TSV/CSV with a header; .gz is read"
+          + " directly; - reads standard input.")
   Path file;
 
   @Option(names = "--column", paramLabel = "N", split = ",",
@@ -244,11 +245,26 @@ final class KeyInput {
     return !s.isEmpty() && s.charAt(0) == '\uFEFF' ? s.substring(1) : s;
   }
 
+  /** Whether the input is standard input ({@code --keys -}), which can be read only once. */
+  boolean isStdin() {
+    return file.toString().equals("-");
+  }
+
   static BufferedReader open(Path file) throws IOException {
-    if (Files.isDirectory(file)) {
+    InputStream raw;
+    if (file.toString().equals("-")) {
+      raw = new java.io.FilterInputStream(System.in) {
+        @Override
+        public void close() {
+          // standard input stays open for the rest of the process
+        }
+      };
+    } else if (Files.isDirectory(file)) {
       throw new IOException("is a directory");
+    } else {
+      raw = Files.newInputStream(file);
     }
-    InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+    InputStream in = new BufferedInputStream(raw, 1 << 16);
     in.mark(2);
     int b1 = in.read();
     int b2 = in.read();

@@ -89,6 +89,10 @@ final class PlanCommand implements Callable<Integer> {
       input.join = "/";
       input.quiet = quiet;
       input.validate(cmd);
+      if (input.isStdin()) {
+        throw new ParameterException(cmd, "plan reads --keys once per candidate partition count,"
+            + " so it needs a file, not standard input");
+      }
     } else if (columns != null || fields != null) {
       throw new ParameterException(cmd, "--column/--tsv-field need --keys");
     }

@@ -151,6 +151,23 @@ class RoutingCliTest {
   }
 
   @Test
+  void readsStandardInputButPlanNeedsAFile() {
+    java.io.InputStream stdin = System.in;
+    try {
+      System.setIn(new java.io.ByteArrayInputStream(
+          "a\nb\nc\na\n".getBytes(StandardCharsets.UTF_8)));
+      Result r = run("analyze", "--keys", "-", "--partitions", "2", "--format", "json");
+      assertThat(r.code()).isZero();
+      assertThat(r.out()).contains("\"messages\":4").contains("\"distinctKeys\":3");
+    } finally {
+      System.setIn(stdin);
+    }
+    Result plan = run("plan", "--peak-write", "10", "--partition-write", "1", "--keys", "-");
+    assertThat(plan.code()).isEqualTo(RoutingCli.EXIT_USAGE);
+    assertThat(plan.err()).contains("needs a file");
+  }
+
+  @Test
   void resizeShowsEverySchemeAgainstTheMinimum() {
     Result r = run("resize", "--keys", text.toString(), "--from", "12", "--to", "16");
     assertThat(r.code()).isZero();
