@@ -1,0 +1,465 @@
+package io.github.routingkit.testkit;
+
+import io.github.routingkit.KeyRouter;
+import io.github.routingkit.stats.LoadStatistics;
+import io.github.routingkit.stats.PerfectHashBound;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How a router spreads a key sample over {@code n} partitions, and what to do about it: the
+ * per-partition message counts, max/mean, coefficient of variation, Pearson's &chi;&sup2; with its
+ * p-value, the hottest keys' shares, and a {@link Verdict} that compares max/mean with what a
+ * perfect hash reaches ({@link PerfectHashBound}), so that a small sample is not flagged for the
+ * unevenness any hash shows on few keys.
+ *
+ * <p>Each added key is one message; repeated keys add weight. Two perfect-hash bounds are
+ * reported: {@link #samplingP99()} for a sample of this many messages with all keys distinct (the
+ * most unevenness chance alone explains at this sample size: the verdict's first test), and
+ * {@link #perfectHashExpected()} / {@link #perfectHashP99()} for these very keys and weights, via
+ * the effective number of keys {@code (Σw)² / Σw²} (equal to the distinct count when every key
+ * occurs equally often): when max/mean is within that, a perfect hash would do no better, and the
+ * keys, not the hash, cause the skew. Distinct keys are counted exactly up to
+ * {@link Builder#exactKeyLimit(int)} (default: up to 2,000,000, less on small heaps), then estimated by bounded sketches
+ * ({@link #distinctKeysExact()} tells which), so memory stays flat for any input size.
+ *
+ * <p>Verdicts, by max/mean {@code r}: {@link Verdict#WITHIN_PERFECT_HASH_BOUND} when {@code r} is
+ * at most {@link #samplingP99()}; otherwise {@link Verdict#FIX_KEY_DESIGN} above 1.5,
+ * {@link Verdict#KEEP_HEADROOM} from 1.1 to 1.5, {@link Verdict#BALANCED} below 1.1.
+ *
+ * <p>Immutable and thread-safe once built; the {@link Builder} is not thread-safe.
+ */
+public final class DistributionReport {
+
+  /** What the spread means for the topic, from best to worst. */
+  public enum Verdict {
+    /**
+     * max/mean is within the 99th percentile of a perfect hash on a sample of this many messages:
+     * no evidence of skew (the sample may be too small to show any).
+     */
+    WITHIN_PERFECT_HASH_BOUND,
+    /** Slightly above what a perfect hash reaches, but max/mean below 1.1: nothing to do. */
+    BALANCED,
+    /** max/mean in [1.1, 1.5]: keep about 30 % headroom on the hottest partition (more above 1.3). */
+    KEEP_HEADROOM,
+    /** max/mean above 1.5: fix the key design before adding partitions. */
+    FIX_KEY_DESIGN
+  }
+
+  /**
+   * One of the hottest keys.
+   *
+   * @param key the key
+   * @param count its messages in the sample; exact, or a lower bound when {@code exact} is false
+   * @param share {@code count / messages}, in [0, 1]
+   * @param partition where the router puts it, in [0, n)
+   * @param exact whether {@code count} is exact
+   */
+  public record KeyShare(String key, long count, double share, int partition, boolean exact) {}
+
+  private static final double P99 = 0.99;
+
+  private final String router;
+  private final LoadStatistics statistics;
+  private final long distinctKeys;
+  private final boolean distinctKeysExact;
+  private final double effectiveKeys;
+  private final double perfectHashExpected;
+  private final double perfectHashP99;
+  private final double samplingP99;
+  private final List<KeyShare> topKeys;
+  private final Verdict verdict;
+  private final String advice;
+
+  private DistributionReport(Builder b) {
+    this.router = b.router.toString();
+    this.statistics = LoadStatistics.of(b.counts);
+    this.distinctKeys = b.tally.distinct();
+    this.distinctKeysExact = b.tally.isExact();
+    long messages = statistics.total();
+    int n = statistics.partitions();
+    List<KeyShare> top = new ArrayList<>();
+    for (Map.Entry<String, Long> e : b.tally.top(b.topK)) {
+      top.add(new KeyShare(e.getKey(), e.getValue(), (double) e.getValue() / messages,
+          b.router.partition(e.getKey(), n), distinctKeysExact));
+    }
+    this.topKeys = Collections.unmodifiableList(top);
+    if (messages == 0) {
+      this.effectiveKeys = 0;
+      this.perfectHashExpected = 1;
+      this.perfectHashP99 = 1;
+      this.samplingP99 = 1;
+    } else {
+      this.samplingP99 = PerfectHashBound.maxOverMeanQuantile(messages, n, P99);
+      this.effectiveKeys = PerfectHashBound.effectiveKeys(messages, b.tally.sumOfSquares());
+      this.perfectHashExpected = PerfectHashBound.expectedMaxOverMean(effectiveKeys, n);
+      this.perfectHashP99 = PerfectHashBound.maxOverMeanQuantile(effectiveKeys, n, P99);
+    }
+    double r = statistics.maxOverMean();
+    if (r <= samplingP99) {
+      verdict = Verdict.WITHIN_PERFECT_HASH_BOUND;
+    } else if (r > 1.5) {
+      verdict = Verdict.FIX_KEY_DESIGN;
+    } else if (r >= 1.1) {
+      verdict = Verdict.KEEP_HEADROOM;
+    } else {
+      verdict = Verdict.BALANCED;
+    }
+    this.advice = advise();
+  }
+
+  /**
+   * Returns a builder that routes keys with {@code router} over {@code numPartitions} partitions.
+   *
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   * @throws NullPointerException if {@code router} is null
+   */
+  public static Builder builder(KeyRouter router, int numPartitions) {
+    return new Builder(router, numPartitions);
+  }
+
+  /**
+   * Returns the report of {@code keys} (each element one message) routed by {@code router} over
+   * {@code numPartitions} partitions.
+   *
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   * @throws NullPointerException if an argument or a key is null
+   */
+  public static DistributionReport of(
+      KeyRouter router, int numPartitions, Iterable<? extends CharSequence> keys) {
+    Builder b = builder(router, numPartitions);
+    for (CharSequence key : keys) {
+      b.add(key);
+    }
+    return b.build();
+  }
+
+  /** Returns the router's {@code toString()}. */
+  public String router() {
+    return router;
+  }
+
+  /** Returns the partition count, at least 1. */
+  public int partitions() {
+    return statistics.partitions();
+  }
+
+  /** Returns the per-partition statistics (counts, max/mean, CV, &chi;&sup2;, p-value). */
+  public LoadStatistics statistics() {
+    return statistics;
+  }
+
+  /** Returns the number of messages (added keys, with repeats). */
+  public long messages() {
+    return statistics.total();
+  }
+
+  /** Returns the max/mean of the partition loads: 1.0 is perfect, {@code n} is one hot partition. */
+  public double maxOverMean() {
+    return statistics.maxOverMean();
+  }
+
+  /** Returns the number of distinct keys; an estimate (about 0.8 % error) if not exact. */
+  public long distinctKeys() {
+    return distinctKeys;
+  }
+
+  /** Returns whether {@link #distinctKeys()} and the top keys' counts are exact. */
+  public boolean distinctKeysExact() {
+    return distinctKeysExact;
+  }
+
+  /** Returns Kish's effective number of keys {@code (Σw)² / Σw²}; 0 for an empty sample. */
+  public double effectiveKeys() {
+    return effectiveKeys;
+  }
+
+  /** Returns the expected max/mean of a perfect hash of {@link #effectiveKeys()} keys. */
+  public double perfectHashExpected() {
+    return perfectHashExpected;
+  }
+
+  /** Returns the 99th percentile of the max/mean of a perfect hash of {@link #effectiveKeys()}. */
+  public double perfectHashP99() {
+    return perfectHashP99;
+  }
+
+  /**
+   * Returns the 99th percentile of the max/mean of a perfect hash of {@link #messages()} distinct
+   * keys: the most unevenness chance alone explains in a sample of this size (1.0 if empty).
+   */
+  public double samplingP99() {
+    return samplingP99;
+  }
+
+  /**
+   * Returns {@code max(1, n · p₁)}, the max/mean no key-preserving router can beat because the
+   * hottest key alone carries share {@code p₁}.
+   */
+  public double hotKeyFloor() {
+    return topKeys.isEmpty() ? 1 : PerfectHashBound.hotKeyFloor(topKeys.get(0).share(), partitions());
+  }
+
+  /** Returns the hottest keys, hottest first (at most {@link Builder#topK(int)}). */
+  public List<KeyShare> topKeys() {
+    return topKeys;
+  }
+
+  /** Returns the verdict. */
+  public Verdict verdict() {
+    return verdict;
+  }
+
+  /** Returns the verdict explained in one or two sentences, with the numbers behind it. */
+  public String advice() {
+    return advice;
+  }
+
+  private String advise() {
+    double r = maxOverMean();
+    String cause = r <= perfectHashP99
+        ? " A perfect hash would do no better on these keys (their weights make them "
+            + Text.num(Math.round(effectiveKeys)) + " effective keys: expected "
+            + Text.dec(perfectHashExpected, 4) + ", p99 " + Text.dec(perfectHashP99, 4)
+            + "), so the keys, not the hash, cause it."
+        : " A perfect hash would do better on these keys (p99 " + Text.dec(perfectHashP99, 4)
+            + " for " + Text.num(Math.round(effectiveKeys)) + " effective keys): suspect the"
+            + " hash or the placement too.";
+    String hot = "";
+    if (!topKeys.isEmpty() && hotKeyFloor() > 1.1) {
+      KeyShare k = topKeys.get(0);
+      hot = " The hottest key " + Text.shortKey(k.key()) + " alone carries " + Text.pct(k.share())
+          + " of the messages, so no router that keeps a key on one partition gets below "
+          + Text.dec(hotKeyFloor(), 2) + " at " + partitions() + " partitions, and more partitions"
+          + " make that floor higher.";
+    }
+    switch (verdict) {
+      case WITHIN_PERFECT_HASH_BOUND:
+        return "max/mean " + Text.dec(r, 4) + " is within what chance explains for "
+            + Text.num(messages()) + " messages (a perfect hash reaches up to "
+            + Text.dec(samplingP99, 4) + " at p99). No evidence of skew"
+            + (samplingP99 > 1.1 ? "; the sample is too small to show less, use more keys." : ".");
+      case BALANCED:
+        return "max/mean " + Text.dec(r, 4) + " is above what chance explains for "
+            + Text.num(messages()) + " messages (p99 " + Text.dec(samplingP99, 4)
+            + ") but below 1.1: balanced enough, nothing to do.";
+      case KEEP_HEADROOM:
+        return "max/mean " + Text.dec(r, 4) + " is between 1.1 and 1.5: keep ~30 % headroom on the"
+            + " hottest partition" + (r > 1.3 ? " (it exceeds 1.3: plan capacity for "
+            + Text.dec(r, 2) + " x the mean load)" : "") + "." + cause + hot;
+      default:
+        return "max/mean " + Text.dec(r, 4) + " is above 1.5: fix the key design (finer or salted"
+            + " keys, a hot-key strategy) before adding partitions." + cause + hot;
+    }
+  }
+
+  /** Returns a human-readable report: summary, per-partition table with bars, hottest keys. */
+  public String toText() {
+    StringBuilder sb = new StringBuilder();
+    LoadStatistics s = statistics;
+    sb.append("router            ").append(router).append('\n');
+    sb.append("partitions        ").append(partitions()).append('\n');
+    sb.append("messages          ").append(Text.num(messages())).append('\n');
+    sb.append("distinct keys     ").append(distinctKeysExact ? "" : "~")
+        .append(Text.num(distinctKeys)).append(distinctKeysExact ? "" : " (estimated)")
+        .append('\n');
+    sb.append("effective keys    ").append(Text.num(Math.round(effectiveKeys))).append('\n');
+    sb.append("max/mean          ").append(Text.dec(s.maxOverMean(), 4))
+        .append("  (partition ").append(s.hottestPartition()).append(": ")
+        .append(Text.num(s.max())).append(" messages, mean ").append(Text.dec(s.mean(), 1))
+        .append(")\n");
+    sb.append("chance (sample)   ").append(Text.dec(samplingP99, 4))
+        .append(" p99 for a perfect hash of ").append(Text.num(messages())).append(" distinct keys\n");
+    sb.append("perfect hash      ").append(Text.dec(perfectHashExpected, 4))
+        .append(" expected, ").append(Text.dec(perfectHashP99, 4)).append(" p99 for these keys\n");
+    sb.append("hot-key floor     ").append(Text.dec(hotKeyFloor(), 4)).append('\n');
+    sb.append("CV                ").append(Text.dec(s.coefficientOfVariation(), 4)).append('\n');
+    sb.append("chi-square        ").append(Text.dec(s.chiSquare(), 2)).append(" (df ")
+        .append(s.degreesOfFreedom()).append("), p-value ").append(pValueText(s.pValue()))
+        .append('\n');
+    sb.append("verdict           ").append(verdict).append('\n');
+    sb.append("                  ").append(advice).append("\n\n");
+    sb.append("partition   messages    share  x mean\n");
+    double mean = s.mean();
+    for (int p = 0; p < partitions(); p++) {
+      long c = s.count(p);
+      double ratio = mean == 0 ? 0 : c / mean;
+      sb.append(String.format(java.util.Locale.ROOT, "%9d %10s %8s  %6.3f  %s%n", p, Text.num(c),
+          Text.pct(messages() == 0 ? 0 : (double) c / messages()), ratio,
+          "#".repeat((int) Math.round(Math.min(ratio, 4) * 10))));
+    }
+    if (!topKeys.isEmpty()) {
+      sb.append("\nhottest keys").append(distinctKeysExact ? "" : " (counts are lower bounds)")
+          .append('\n');
+      for (KeyShare k : topKeys) {
+        sb.append(String.format(java.util.Locale.ROOT, "%10s %8s  partition %-5d %s%n",
+            Text.num(k.count()), Text.pct(k.share()), k.partition(), Text.shortKey(k.key())));
+      }
+    }
+    return sb.toString();
+  }
+
+  /** Returns the per-partition table as CSV: {@code partition,messages,share,ratio_to_mean}. */
+  public String toCsv() {
+    StringBuilder sb = new StringBuilder("partition,messages,share,ratio_to_mean\n");
+    double mean = statistics.mean();
+    for (int p = 0; p < partitions(); p++) {
+      long c = statistics.count(p);
+      sb.append(p).append(',').append(c).append(',')
+          .append(messages() == 0 ? 0.0 : (double) c / messages()).append(',')
+          .append(mean == 0 ? 0.0 : c / mean).append('\n');
+    }
+    return sb.toString();
+  }
+
+  /** Returns the whole report as one JSON object (UTF-8 text, keys in a fixed order). */
+  public String toJson() {
+    LoadStatistics s = statistics;
+    StringBuilder sb = new StringBuilder("{");
+    sb.append("\"router\":").append(Text.jsonString(router));
+    sb.append(",\"partitions\":").append(partitions());
+    sb.append(",\"messages\":").append(messages());
+    sb.append(",\"distinctKeys\":").append(distinctKeys);
+    sb.append(",\"distinctKeysExact\":").append(distinctKeysExact);
+    sb.append(",\"effectiveKeys\":").append(Text.jsonNumber(effectiveKeys));
+    sb.append(",\"maxOverMean\":").append(Text.jsonNumber(s.maxOverMean()));
+    sb.append(",\"hottestPartition\":").append(s.hottestPartition());
+    sb.append(",\"mean\":").append(Text.jsonNumber(s.mean()));
+    sb.append(",\"coefficientOfVariation\":").append(Text.jsonNumber(s.coefficientOfVariation()));
+    sb.append(",\"chiSquare\":").append(Text.jsonNumber(s.chiSquare()));
+    sb.append(",\"degreesOfFreedom\":").append(s.degreesOfFreedom());
+    sb.append(",\"pValue\":").append(Text.jsonNumber(s.pValue()));
+    sb.append(",\"perfectHashExpected\":").append(Text.jsonNumber(perfectHashExpected));
+    sb.append(",\"perfectHashP99\":").append(Text.jsonNumber(perfectHashP99));
+    sb.append(",\"samplingP99\":").append(Text.jsonNumber(samplingP99));
+    sb.append(",\"hotKeyFloor\":").append(Text.jsonNumber(hotKeyFloor()));
+    sb.append(",\"verdict\":").append(Text.jsonString(verdict.name()));
+    sb.append(",\"advice\":").append(Text.jsonString(advice));
+    sb.append(",\"counts\":[");
+    for (int p = 0; p < partitions(); p++) {
+      sb.append(p == 0 ? "" : ",").append(s.count(p));
+    }
+    sb.append("],\"topKeys\":[");
+    for (int i = 0; i < topKeys.size(); i++) {
+      KeyShare k = topKeys.get(i);
+      sb.append(i == 0 ? "" : ",").append("{\"key\":").append(Text.jsonString(k.key()))
+          .append(",\"count\":").append(k.count())
+          .append(",\"share\":").append(Text.jsonNumber(k.share()))
+          .append(",\"partition\":").append(k.partition())
+          .append(",\"exact\":").append(k.exact()).append('}');
+    }
+    return sb.append("]}").toString();
+  }
+
+  @Override
+  public String toString() {
+    return toText();
+  }
+
+  private static String pValueText(double p) {
+    return p < 1e-4 ? String.format(java.util.Locale.ROOT, "%.2e", p) : Text.dec(p, 4);
+  }
+
+  /** Accumulates keys for a {@link DistributionReport}; not thread-safe. */
+  public static final class Builder {
+    private final KeyRouter router;
+    private final long[] counts;
+    private int topK = 10;
+    private int exactKeyLimit = defaultExactKeyLimit();
+    private int heavyHitters = 10_000;
+    private KeyTally tally;
+
+    private Builder(KeyRouter router, int numPartitions) {
+      this.router = Objects.requireNonNull(router, "router");
+      if (numPartitions < 1) {
+        throw new IllegalArgumentException(
+            "numPartitions was " + numPartitions + ", must be at least 1");
+      }
+      this.counts = new long[numPartitions];
+    }
+
+    /**
+     * Sets how many of the hottest keys the report lists (default 10).
+     *
+     * @throws IllegalArgumentException if {@code k < 0}
+     * @throws IllegalStateException after the first key was added
+     */
+    public Builder topK(int k) {
+      if (k < 0) {
+        throw new IllegalArgumentException("topK was " + k + ", must be >= 0");
+      }
+      checkNotStarted();
+      this.topK = k;
+      return this;
+    }
+
+    /**
+     * Returns the default of {@link #exactKeyLimit(int)}: one distinct key per 512 bytes of the
+     * JVM's maximum heap, between 10,000 and 2,000,000 (a short key costs about 130 bytes counted
+     * exactly, so exact counting takes at most about a quarter of the heap).
+     */
+    public static int defaultExactKeyLimit() {
+      long byHeap = Runtime.getRuntime().maxMemory() / 512;
+      return (int) Math.max(10_000, Math.min(2_000_000, byHeap));
+    }
+
+    /**
+     * Sets how many distinct keys are counted exactly before switching to bounded sketches
+     * (default {@link #defaultExactKeyLimit()}).
+     *
+     * @throws IllegalArgumentException if {@code limit < 1}
+     * @throws IllegalStateException after the first key was added
+     */
+    public Builder exactKeyLimit(int limit) {
+      if (limit < 1) {
+        throw new IllegalArgumentException("exactKeyLimit was " + limit + ", must be at least 1");
+      }
+      checkNotStarted();
+      this.exactKeyLimit = limit;
+      return this;
+    }
+
+    /**
+     * Adds one message with key {@code key}, routed as {@link KeyRouter#partition(CharSequence,
+     * int)} routes it.
+     *
+     * @throws NullPointerException if {@code key} is null (keyless messages are not keyed routing)
+     */
+    public Builder add(CharSequence key) {
+      return add(key, 1);
+    }
+
+    /**
+     * Adds {@code count} messages with key {@code key}.
+     *
+     * @throws IllegalArgumentException if {@code count < 1}
+     * @throws NullPointerException if {@code key} is null
+     */
+    public Builder add(CharSequence key, long count) {
+      Objects.requireNonNull(key, "key");
+      if (tally == null) {
+        tally = new KeyTally(exactKeyLimit, heavyHitters);
+      }
+      tally.add(key.toString(), count);
+      counts[router.partition(key, counts.length)] += count;
+      return this;
+    }
+
+    /** Returns the report of the keys added so far; the builder may keep accumulating. */
+    public DistributionReport build() {
+      if (tally == null) {
+        tally = new KeyTally(exactKeyLimit, heavyHitters);
+      }
+      return new DistributionReport(this);
+    }
+
+    private void checkNotStarted() {
+      if (tally != null) {
+        throw new IllegalStateException("set options before adding the first key");
+      }
+    }
+  }
+}

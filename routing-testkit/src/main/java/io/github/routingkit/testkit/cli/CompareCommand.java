@@ -1,0 +1,68 @@
+package io.github.routingkit.testkit.cli;
+
+import io.github.routingkit.HashScheme;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code routing compare}: the partition each ecosystem client's default (or documented option)
+ * would pick for one key: one row per {@link HashScheme}, with the scheme's native placement.
+ */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+    description = "The partition each client's hashing would pick for one key (one row per hash"
+        + " scheme RoutingKit reproduces, with the scheme's native placement).")
+final class CompareCommand implements Callable<Integer> {
+  /** Which clients use a scheme, by enum constant name; schemes not listed show their id. */
+  static final Map<String, String> CLIENTS = Map.of(
+      "KAFKA_MURMUR2", "Kafka Java client default; librdkafka murmur2 / murmur2_random",
+      "PULSAR_JAVA_STRING", "Pulsar Java client default (JavaStringHash)",
+      "PULSAR_MURMUR3", "Pulsar Murmur3_32Hash (Java, C++ and Go clients agree)",
+      "LIBRDKAFKA_CRC32", "librdkafka default consistent_random / consistent (CRC32)",
+      "FNV1A_32", "librdkafka fnv1a / fnv1a_random",
+      "SARAMA_FNV1A", "Sarama (Go) default hash partitioner (FNV-1a)",
+      "XXH3_64", "RoutingKit XXH3 (no client default)");
+
+  @Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--key", paramLabel = "KEY", required = true,
+      description = "The key, as text (hashed as its UTF-8 bytes).")
+  String key;
+
+  @Option(names = "--partitions", paramLabel = "N", required = true,
+      description = "Partition count.")
+  int partitions;
+
+  @Override
+  public Integer call() {
+    CommandLine cmd = spec.commandLine();
+    if (partitions < 1) {
+      throw new ParameterException(cmd, "--partitions was " + partitions + ", must be at least 1");
+    }
+    PrintWriter out = cmd.getOut();
+    out.printf(Locale.ROOT, "key '%s' (%d UTF-8 bytes), %d partitions%n%n", key,
+        key.getBytes(StandardCharsets.UTF_8).length, partitions);
+    int width = "scheme".length();
+    for (HashScheme s : HashScheme.values()) {
+      width = Math.max(width, s.id().length());
+    }
+    String row = "%-" + width + "s %11s  %-13s %9s  %s%n";
+    out.printf(Locale.ROOT, row, "scheme", "hash", "placement", "partition", "client default");
+    for (HashScheme s : HashScheme.values()) {
+      int hash = s.hash(key);
+      int partition = s.nativePlacement().place(hash, partitions);
+      out.printf(Locale.ROOT, row, s.id(), hash, s.nativePlacement().id(), partition,
+          CLIENTS.getOrDefault(s.name(), s.id()));
+    }
+    out.flush();
+    return 0;
+  }
+}

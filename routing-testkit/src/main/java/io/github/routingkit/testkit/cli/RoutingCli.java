@@ -1,0 +1,89 @@
+package io.github.routingkit.testkit.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code routing} command: answers "is my key hot?" ({@code analyze}), "what moves if I add
+ * partitions?" ({@code resize}), "how many partitions do I need?" ({@code plan}) and "where would
+ * each client put this key?" ({@code compare}).
+ *
+ * <p>Exit codes: 0 success; 1 {@code analyze --fail-above} exceeded; 2 bad arguments or an
+ * unreadable input (one line on stderr).
+ */
+@Command(name = "routing", mixinStandardHelpOptions = true,
+    versionProvider = RoutingCli.Version.class,
+    description = "Key-routing analysis for Kafka and Pulsar topics.",
+    subcommands = {AnalyzeCommand.class, ResizeCommand.class, PlanCommand.class,
+        CompareCommand.class, CommandLine.HelpCommand.class},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:success", "1:analyze --fail-above exceeded",
+        "2:bad arguments or unreadable input"})
+public final class RoutingCli implements Runnable {
+  /** Exit code of {@code --fail-above}. */
+  public static final int EXIT_THRESHOLD = 1;
+  /** Exit code of a bad argument or an unreadable file. */
+  public static final int EXIT_USAGE = 2;
+
+  @Spec
+  CommandLine.Model.CommandSpec spec;
+
+  /** Runs the command and exits the JVM with its exit code. */
+  public static void main(String[] args) {
+    System.setProperty("java.awt.headless", "true");
+    System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+  }
+
+  /**
+   * Runs the command with the given output streams and returns its exit code (for tests and
+   * embedding; never calls {@code System.exit}).
+   */
+  public static int run(PrintWriter out, PrintWriter err, String... args) {
+    CommandLine cmd = new CommandLine(new RoutingCli());
+    cmd.setOut(out);
+    cmd.setErr(err);
+    cmd.setParameterExceptionHandler((ex, a) -> {
+      err.println("routing: " + oneLine(ex.getMessage()) + " (see: routing "
+          + commandName(ex.getCommandLine()) + "--help)");
+      err.flush();
+      return EXIT_USAGE;
+    });
+    cmd.setExecutionExceptionHandler((ex, c, parsed) -> {
+      if (ex instanceof KeyInput.InputException || ex instanceof IllegalArgumentException) {
+        err.println("routing: " + oneLine(ex.getMessage()));
+        err.flush();
+        return EXIT_USAGE;
+      }
+      throw ex;
+    });
+    int code = cmd.execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(),
+        "missing a command: analyze, resize, plan or compare");
+  }
+
+  private static String commandName(CommandLine c) {
+    return c.getCommandName().equals("routing") ? "" : c.getCommandName() + " ";
+  }
+
+  private static String oneLine(String s) {
+    return s == null ? "error" : s.replace('\n', ' ').replace('\r', ' ');
+  }
+
+  /** The version from the jar manifest, or "development". */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = RoutingCli.class.getPackage().getImplementationVersion();
+      return new String[] {"routing " + (v == null ? "(development build)" : v)};
+    }
+  }
+}

@@ -1,0 +1,95 @@
+package com.example.orders;
+
+import static io.github.routingkit.testkit.RoutingAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.routingkit.HashRouter;
+import io.github.routingkit.KeyRouter;
+import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.testkit.AssignmentAssertions;
+import io.github.routingkit.testkit.DistributionReport;
+import io.github.routingkit.testkit.Keys;
+import java.util.ArrayList;
+import java.util.List;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How a user checks a routing setup in CI with the test kit: one test dependency
+ * ({@code routing-testkit}, test scope) and a few lines per guarantee. Written against the public
+ * API only, from a package outside RoutingKit.
+ */
+class UserStyleRoutingTest {
+  /** The producer's routing configuration, exactly as it is deployed. */
+  private static final KeyRouter ROUTER =
+      RoutingSpec.parse("routing.scheme=kafka-murmur2, routing.keyless=round-robin").keyRouter();
+
+  /** Our order ids: a sample of what the topic carries. */
+  private static List<String> orderIds() {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 100_000; i++) {
+      ids.add("order-" + (7_000_000 + i));
+    }
+    return ids;
+  }
+
+  @Test
+  void routerIsSafeToDeploy() {
+    assertThat(ROUTER)
+        .isDeterministic()
+        .staysInRange(64)
+        .isThreadSafe()
+        .survivesSerialization()
+        // consumers and other producers use the Kafka default: we must agree with it
+        .agreesWith(HashRouter.kafkaDefault());
+  }
+
+  @Test
+  void ourKeysSpreadEvenlyOverTwentyFourPartitions() {
+    assertThat(ROUTER).isBalancedOn(orderIds(), 24, 1.05);
+  }
+
+  @Test
+  void theDistributionReportHasNoSkewVerdict() {
+    DistributionReport report = DistributionReport.of(ROUTER, 24, orderIds());
+    System.out.println(report.toText()); // lands in the CI log
+    assertThat(report.verdict()).isEqualTo(DistributionReport.Verdict.WITHIN_PERFECT_HASH_BOUND);
+  }
+
+  @Test
+  void growingFromTwelveToSixteenPartitionsMovesWhatModuloMoves() {
+    // modulo placement moves 75 % of keys from 12 to 16; fail if a change makes it worse
+    assertThat(ROUTER).movesAtMost(0.76, 12, 16, orderIds());
+  }
+
+  @Test
+  void ourConsumerAssignorIsBalancedAndSticky() {
+    AssignmentAssertions.assertThat(new CooperativeStickyAssignor())
+        .withTopic("orders", 24)
+        .withMembers("orders-consumer-1", "orders-consumer-2", "orders-consumer-3")
+        .isBalanced()
+        .isDeterministicUnderMemberOrder()
+        .isStickyAcross(List.of(
+            List.of("orders-consumer-1", "orders-consumer-2", "orders-consumer-3"),
+            List.of("orders-consumer-1", "orders-consumer-3"),
+            List.of("orders-consumer-1", "orders-consumer-3", "orders-consumer-4")));
+  }
+
+  @Property(tries = 500)
+  void keysThatBreakRoutersStayInRange(@ForAll("breakers") String key,
+      @ForAll @IntRange(min = 1, max = 10_000) int partitions) {
+    int p = ROUTER.partition(key, partitions);
+    assertThat(p).isBetween(0, partitions - 1);
+    assertThat(ROUTER.partition(key, partitions)).isEqualTo(p);
+  }
+
+  @Provide
+  Arbitrary<String> breakers() {
+    return Keys.routerBreakers();
+  }
+}

@@ -1,0 +1,175 @@
+package io.github.routingkit.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.routingkit.HashRouter;
+import io.github.routingkit.KeyRouter;
+import io.github.routingkit.testkit.DistributionReport.Verdict;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DistributionReportTest {
+  private static final KeyRouter KAFKA = HashRouter.kafkaDefault();
+
+  /** A router that sends keys by their numeric value; lets tests place keys exactly. */
+  static final class ByNumber implements KeyRouter {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public int partition(byte[] key, int n) {
+      return partition(new String(key, java.nio.charset.StandardCharsets.UTF_8), n);
+    }
+
+    @Override
+    public int partition(byte[] key, int offset, int length, int n) {
+      return partition(new String(key, offset, length, java.nio.charset.StandardCharsets.UTF_8), n);
+    }
+
+    @Override
+    public int partition(CharSequence key, int n) {
+      String k = key.toString();
+      return Math.floorMod(Integer.parseInt(k.substring(0, k.indexOf(':'))), n);
+    }
+
+    @Override
+    public int keylessPartition(int n) {
+      return 0;
+    }
+
+    @Override
+    public io.github.routingkit.KeylessPolicy keylessPolicy() {
+      return io.github.routingkit.KeylessPolicy.ROUND_ROBIN;
+    }
+
+    @Override
+    public String toString() {
+      return "ByNumber";
+    }
+  }
+
+  private static List<String> distinct(int count) {
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      keys.add("user-" + i);
+    }
+    return keys;
+  }
+
+  @Test
+  void uniformKeysAreWithinThePerfectHashBound() {
+    DistributionReport r = DistributionReport.of(KAFKA, 24, distinct(100_000));
+    assertThat(r.messages()).isEqualTo(100_000);
+    assertThat(r.distinctKeys()).isEqualTo(100_000);
+    assertThat(r.distinctKeysExact()).isTrue();
+    assertThat(r.effectiveKeys()).isEqualTo(100_000.0);
+    assertThat(r.perfectHashExpected()).isBetween(1.029, 1.031);
+    assertThat(r.maxOverMean()).isLessThan(r.samplingP99());
+    assertThat(r.verdict()).isEqualTo(Verdict.WITHIN_PERFECT_HASH_BOUND);
+    assertThat(r.hotKeyFloor()).isEqualTo(1.0);
+  }
+
+  @Test
+  void smallSamplesAreNotFlaggedForChanceUnevenness() {
+    // 48 distinct keys on 24 partitions: max/mean around 2-3 by chance alone, above the 1.5 rule
+    DistributionReport r = DistributionReport.of(KAFKA, 24, distinct(48));
+    assertThat(r.maxOverMean()).isGreaterThan(1.5);
+    assertThat(r.verdict()).isEqualTo(Verdict.WITHIN_PERFECT_HASH_BOUND);
+    assertThat(r.advice()).contains("too small");
+  }
+
+  @Test
+  void aHotKeyMeansFixTheKeyDesign() {
+    List<String> keys = distinct(20_000);
+    keys.addAll(Collections.nCopies(5_000, "US"));
+    DistributionReport r = DistributionReport.of(KAFKA, 24, keys);
+    assertThat(r.verdict()).isEqualTo(Verdict.FIX_KEY_DESIGN);
+    assertThat(r.topKeys().get(0).key()).isEqualTo("US");
+    assertThat(r.topKeys().get(0).count()).isEqualTo(5_000);
+    assertThat(r.topKeys().get(0).share()).isEqualTo(0.2);
+    assertThat(r.topKeys().get(0).partition()).isEqualTo(KAFKA.partition("US", 24));
+    assertThat(r.hotKeyFloor()).isEqualTo(24 * 0.2);
+    assertThat(r.advice()).contains("fix the key design").contains("'US'").contains("20.00%");
+  }
+
+  @Test
+  void moderateSkewMeansKeepHeadroomAndSlightSkewIsBalanced() {
+    DistributionReport headroom = DistributionReport.of(new ByNumber(), 4, placed(13000, 11000, 11000, 11000));
+    assertThat(headroom.maxOverMean()).isBetween(1.1, 1.5);
+    assertThat(headroom.verdict()).isEqualTo(Verdict.KEEP_HEADROOM);
+    assertThat(headroom.advice()).contains("30 % headroom");
+
+    DistributionReport balanced = DistributionReport.of(new ByNumber(), 4, placed(105000, 100000, 100000, 95000));
+    assertThat(balanced.maxOverMean()).isEqualTo(1.05);
+    assertThat(balanced.verdict()).isEqualTo(Verdict.BALANCED);
+  }
+
+  /** Distinct keys "p:i", perPartition[p] of them for each partition p. */
+  private static List<String> placed(int... perPartition) {
+    List<String> keys = new ArrayList<>();
+    for (int p = 0; p < perPartition.length; p++) {
+      for (int i = 0; i < perPartition[p]; i++) {
+        keys.add(p + ":" + i);
+      }
+    }
+    return keys;
+  }
+
+  @Test
+  void textCsvAndJsonCarryTheNumbers() {
+    DistributionReport r = DistributionReport.builder(KAFKA, 3).topK(2)
+        .add("a", 5).add("b\"q", 3).add("c").build();
+    String text = r.toText();
+    assertThat(text).contains("partitions        3").contains("messages          9")
+        .contains("verdict").contains("'a'");
+    String csv = r.toCsv();
+    assertThat(csv.lines()).hasSize(4).first().isEqualTo("partition,messages,share,ratio_to_mean");
+    long sum = csv.lines().skip(1).mapToLong(l -> Long.parseLong(l.split(",")[1])).sum();
+    assertThat(sum).isEqualTo(9);
+    String json = r.toJson();
+    assertThat(json).startsWith("{\"router\":").endsWith("]}").contains("\"messages\":9")
+        .contains("\"key\":\"b\\\"q\"").contains("\"verdict\":");
+    assertThat(r.topKeys()).hasSize(2);
+  }
+
+  @Test
+  void emptyReportIsWellDefined() {
+    DistributionReport r = DistributionReport.builder(KAFKA, 5).build();
+    assertThat(r.messages()).isZero();
+    assertThat(r.maxOverMean()).isEqualTo(1.0);
+    assertThat(r.topKeys()).isEmpty();
+    assertThat(r.toJson()).contains("\"messages\":0");
+  }
+
+  @Test
+  void switchesToSketchesPastTheExactLimitAndKeepsTheHotKeys() {
+    DistributionReport.Builder b = DistributionReport.builder(KAFKA, 12).exactKeyLimit(1000);
+    for (String k : Keys.zipfSample(200_000, 50_000, 1.1, 3)) {
+      b.add(k);
+    }
+    DistributionReport r = b.build();
+    DistributionReport exact = DistributionReport.of(KAFKA, 12, Keys.zipfSample(200_000, 50_000, 1.1, 3));
+    assertThat(r.distinctKeysExact()).isFalse();
+    assertThat(exact.distinctKeysExact()).isTrue();
+    assertThat((double) r.distinctKeys()).isCloseTo(exact.distinctKeys(),
+        org.assertj.core.data.Percentage.withPercentage(4));
+    assertThat(r.topKeys().get(0).key()).isEqualTo(exact.topKeys().get(0).key());
+    // Misra-Gries undercounts by at most total / (capacity + 1)
+    long error = exact.topKeys().get(0).count() - r.topKeys().get(0).count();
+    assertThat(error).isBetween(0L, 200_000L / 10_001 + 1);
+    assertThat(r.statistics()).isEqualTo(exact.statistics());
+    assertThat(r.verdict()).isEqualTo(exact.verdict());
+  }
+
+  @Test
+  void rejectsBadArguments() {
+    assertThatThrownBy(() -> DistributionReport.builder(KAFKA, 0))
+        .hasMessageContaining("numPartitions was 0");
+    assertThatThrownBy(() -> DistributionReport.builder(KAFKA, 2).add("a", 0))
+        .hasMessageContaining("count was 0");
+    assertThatThrownBy(() -> DistributionReport.builder(KAFKA, 2).add("a").topK(3))
+        .isInstanceOf(IllegalStateException.class);
+  }
+}
