@@ -1,6 +1,8 @@
 package io.github.routingkit.testkit.cli;
 
+import io.github.routingkit.HashRouter;
 import io.github.routingkit.HashScheme;
+import io.github.routingkit.KeylessPolicy;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -20,14 +22,16 @@ import picocli.CommandLine.Spec;
     description = "The partition each client's hashing would pick for one key (one row per hash"
         + " scheme RoutingKit reproduces, with the scheme's native placement).")
 final class CompareCommand implements Callable<Integer> {
-  /** Which clients use a scheme, by enum constant name; schemes not listed show their id. */
+  /** Which clients use a scheme, by enum constant name (a test checks every scheme is listed). */
   static final Map<String, String> CLIENTS = Map.of(
       "KAFKA_MURMUR2", "Kafka Java client default; librdkafka murmur2 / murmur2_random",
       "PULSAR_JAVA_STRING", "Pulsar Java client default (JavaStringHash)",
       "PULSAR_MURMUR3", "Pulsar Murmur3_32Hash (Java, C++ and Go clients agree)",
       "LIBRDKAFKA_CRC32", "librdkafka default consistent_random / consistent (CRC32)",
-      "FNV1A_32", "librdkafka fnv1a / fnv1a_random",
+      "LIBRDKAFKA_FNV1A", "librdkafka fnv1a / fnv1a_random (agrees with Sarama's default)",
       "SARAMA_FNV1A", "Sarama (Go) default hash partitioner (FNV-1a)",
+      "SARAMA_FNV1A_REFERENCE", "Sarama NewReferenceHashPartitioner (FNV-1a, masked)",
+      "PULSAR_GO_JAVA_STRING", "Pulsar Go client default (JavaStringHash over UTF-8 bytes)",
       "XXH3_64", "RoutingKit XXH3 (no client default)");
 
   @Spec
@@ -54,11 +58,12 @@ final class CompareCommand implements Callable<Integer> {
     for (HashScheme s : HashScheme.values()) {
       width = Math.max(width, s.id().length());
     }
-    String row = "%-" + width + "s %11s  %-13s %9s  %s%n";
+    String row = "%-" + width + "s %20s  %-13s %9s  %s%n";
     out.printf(Locale.ROOT, row, "scheme", "hash", "placement", "partition", "client default");
     for (HashScheme s : HashScheme.values()) {
-      int hash = s.hash(key);
-      int partition = s.nativePlacement().place(hash, partitions);
+      // the 64-bit scheme is placed on all 64 bits; show the hash the placement really consumes
+      long hash = s == HashScheme.XXH3_64 ? s.hash64(key) : s.hash(key);
+      int partition = HashRouter.of(s, KeylessPolicy.ROUND_ROBIN).partition(key, partitions);
       out.printf(Locale.ROOT, row, s.id(), hash, s.nativePlacement().id(), partition,
           CLIENTS.getOrDefault(s.name(), s.id()));
     }

@@ -185,7 +185,9 @@ class RoutingCliTest {
     Result r = run("compare", "--key", "polygenelubricants", "--partitions", "24");
     assertThat(r.code()).isZero();
     for (HashScheme s : HashScheme.values()) {
-      int p = s.nativePlacement().place(s.hash("polygenelubricants"), 24);
+      int p = HashRouter.of(s, io.github.routingkit.KeylessPolicy.ROUND_ROBIN)
+          .partition("polygenelubricants", 24);
+      assertThat(CompareCommand.CLIENTS).as("client label of " + s).containsKey(s.name());
       assertThat(r.out()).containsPattern(s.id() + "\\s+-?\\d+\\s+" + s.nativePlacement().id()
           + "\\s+" + p + "\\s");
     }
