@@ -8,15 +8,17 @@ import io.github.routingkit.KeyRouter;
 import io.github.routingkit.RoutingSpec;
 import io.github.routingkit.testkit.AssignmentAssertions;
 import io.github.routingkit.testkit.DistributionReport;
+import io.github.routingkit.kafka.RoutingAssignor;
 import io.github.routingkit.testkit.Keys;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
-import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -69,7 +71,7 @@ class UserStyleRoutingTest {
 
   @Test
   void ourConsumerAssignorIsBalancedAndSticky() {
-    AssignmentAssertions.assertThat(new CooperativeStickyAssignor())
+    AssignmentAssertions.assertThat(new RoutingAssignor())
         .withTopic("orders", 24)
         .withMembers("orders-consumer-1", "orders-consumer-2", "orders-consumer-3")
         .isBalanced()
@@ -78,6 +80,20 @@ class UserStyleRoutingTest {
             List.of("orders-consumer-1", "orders-consumer-2", "orders-consumer-3"),
             List.of("orders-consumer-1", "orders-consumer-3"),
             List.of("orders-consumer-1", "orders-consumer-3", "orders-consumer-4")));
+  }
+
+  @Test
+  void theVipTenantsPartitionsCarryNoOtherTenantsKeys() {
+    // tenant = key prefix before ':'; "vip" owns partitions 0-3 alone, everyone else shares 4-23
+    KeyRouter tenants = RoutingSpec.parse(
+        "routing.segment.ranges=vip:0-3, routing.segment.exclusive=vip").keyRouter();
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      keys.add((i % 10 == 0 ? "vip" : "tenant-" + (i % 97)) + ":order-" + i);
+    }
+    assertThat(tenants).isolatesTenants(keys, 24,
+        key -> key.substring(0, key.indexOf(':')),
+        Map.of("vip", Set.of(0, 1, 2, 3)));
   }
 
   @Property(tries = 500)
