@@ -229,26 +229,34 @@ public final class EmbeddedKafka implements AutoCloseable {
     try {
       admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
           .all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      long deadline = System.nanoTime() + TIMEOUT.toNanos();
-      while (true) {
-        TopicDescription d = admin.describeTopics(List.of(name)).allTopicNames()
-            .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(name);
-        if (d.partitions().size() == partitions
-            && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())
-            && servesOffsets(name, partitions)) {
-          return;
-        }
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("topic " + name + " has partitions without leader");
-        }
-        sleep(50);
-      }
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("cannot create Kafka topic " + name, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating Kafka topic " + name, e);
     }
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    Exception last = null;
+    while (System.nanoTime() < deadline) {
+      try {
+        // Right after creation the topic can still be unknown to the broker's metadata cache.
+        TopicDescription d = admin.describeTopics(List.of(name)).allTopicNames()
+            .get(5, TimeUnit.SECONDS).get(name);
+        if (d.partitions().size() == partitions
+            && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())
+            && servesOffsets(name, partitions)) {
+          return;
+        }
+      } catch (ExecutionException | TimeoutException e) {
+        last = e;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while creating Kafka topic " + name, e);
+      }
+      sleep(50);
+    }
+    throw new IllegalStateException(
+        "Kafka topic " + name + " not led by the broker after " + TIMEOUT, last);
   }
 
   /**
