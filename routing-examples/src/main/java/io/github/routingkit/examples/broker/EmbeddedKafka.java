@@ -113,7 +113,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
     Path dir;
     try {
-      dir = Files.createTempDirectory("routingkit-kafka-");
+      dir = TempDirs.create("routingkit-kafka-");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a temporary directory for Kafka", e);
     }
@@ -314,7 +314,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         // closing anyway
       }
     }
-    TempDirs.deleteQuietly(dir);
+    TempDirs.delete(dir);
   }
 
   private static void sleep(long millis) {
