@@ -82,7 +82,10 @@ public final class RoutingDemo {
       if (keys.isEmpty()) {
         throw new IllegalArgumentException("no keys in " + file);
       }
-    } catch (IOException | IllegalArgumentException e) {
+    } catch (IOException e) {
+      out.println("routing demo: cannot read the keys: " + e);
+      return 2;
+    } catch (IllegalArgumentException e) {
       out.println("routing demo: " + e.getMessage());
       return 2;
     }

@@ -22,8 +22,11 @@ import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 
@@ -110,7 +113,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
     Path dir;
     try {
-      dir = Files.createTempDirectory("routingkit-kafka-");
+      dir = TempDirs.create("routingkit-kafka-");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a temporary directory for Kafka", e);
     }
@@ -210,7 +213,8 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   /**
-   * Creates a topic with replication factor 1 and waits until every partition has a leader.
+   * Creates a topic with replication factor 1 and waits until the broker leads every partition
+   * (it answers ListOffsets for each), so the first produce requests cannot hit a leader change.
    *
    * @param name the topic name
    * @param partitions the partition count, at least 1
@@ -225,24 +229,54 @@ public final class EmbeddedKafka implements AutoCloseable {
     try {
       admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
           .all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      long deadline = System.nanoTime() + TIMEOUT.toNanos();
-      while (true) {
-        TopicDescription d = admin.describeTopics(List.of(name)).allTopicNames()
-            .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(name);
-        if (d.partitions().size() == partitions
-            && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
-          return;
-        }
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("topic " + name + " has partitions without leader");
-        }
-        sleep(50);
-      }
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("cannot create Kafka topic " + name, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating Kafka topic " + name, e);
+    }
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    Exception last = null;
+    while (System.nanoTime() < deadline) {
+      try {
+        // Right after creation the topic can still be unknown to the broker's metadata cache.
+        TopicDescription d = admin.describeTopics(List.of(name)).allTopicNames()
+            .get(5, TimeUnit.SECONDS).get(name);
+        if (d.partitions().size() == partitions
+            && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())
+            && servesOffsets(name, partitions)) {
+          return;
+        }
+      } catch (ExecutionException | TimeoutException e) {
+        last = e;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while creating Kafka topic " + name, e);
+      }
+      sleep(50);
+    }
+    throw new IllegalStateException(
+        "Kafka topic " + name + " not led by the broker after " + TIMEOUT, last);
+  }
+
+  /**
+   * Returns true once the broker answers ListOffsets for every partition, that is, once its replica
+   * manager leads them. The metadata can name the leader a moment earlier; a produce request in
+   * that window fails with NOT_LEADER_OR_FOLLOWER, and the idempotent producer of kafka-clients
+   * 4.1.1 can then be left retrying sequence 0 after a later batch was appended
+   * (OUT_OF_ORDER_SEQUENCE_NUMBER until delivery.timeout.ms; seen here under load).
+   */
+  private boolean servesOffsets(String topic, int partitions) throws InterruptedException {
+    Map<TopicPartition, OffsetSpec> request = new LinkedHashMap<>();
+    for (int p = 0; p < partitions; p++) {
+      request.put(new TopicPartition(topic, p), OffsetSpec.latest());
+    }
+    try {
+      admin.listOffsets(request, new ListOffsetsOptions().timeoutMs(2_000))
+          .all().get(5, TimeUnit.SECONDS);
+      return true;
+    } catch (ExecutionException | TimeoutException e) {
+      return false;
     }
   }
 
@@ -280,7 +314,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         // closing anyway
       }
     }
-    TempDirs.deleteQuietly(dir);
+    TempDirs.delete(dir);
   }
 
   private static void sleep(long millis) {

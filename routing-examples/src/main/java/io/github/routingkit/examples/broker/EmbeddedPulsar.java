@@ -115,7 +115,7 @@ public final class EmbeddedPulsar implements AutoCloseable {
     Path dir;
     Path bookieConf;
     try {
-      dir = Files.createTempDirectory("routingkit-pulsar-");
+      dir = TempDirs.create("routingkit-pulsar-");
       bookieConf = dir.resolve("bookie.conf");
       // Without allowLoopback the bookie refuses to register a 127.0.0.1 address.
       Files.write(bookieConf, List.of("allowLoopback=true"), StandardCharsets.UTF_8);
@@ -257,6 +257,6 @@ public final class EmbeddedPulsar implements AutoCloseable {
         // closing anyway
       }
     }
-    TempDirs.deleteQuietly(dir);
+    TempDirs.delete(dir);
   }
 }
