@@ -371,18 +371,7 @@ public final class VersionedRouter implements KeyRouter {
   }
 
   private int indexOf(byte[] key, int offset, int length) {
-    byte[] sep = separatorBytes;
-    int last = offset + length - sep.length;
-    outer:
-    for (int i = offset; i <= last; i++) {
-      for (int j = 0; j < sep.length; j++) {
-        if (key[i + j] != sep[j]) {
-          continue outer;
-        }
-      }
-      return i;
-    }
-    return -1;
+    return Bytes.indexOf(key, offset, length, separatorBytes);
   }
 
   /** Keyless messages follow the default generation's router and partition count. */
