@@ -378,6 +378,12 @@ public final class HotKeyRouter implements KeyRouter {
     return route(key, 0, key.length, value, numPartitions);
   }
 
+  /** {@link #partition(byte[], byte[], int)} of a key's range, without copying it. */
+  int partition(byte[] key, int offset, int length, byte[] value, int numPartitions) {
+    Objects.checkFromIndexSize(offset, length, key.length);
+    return route(key, offset, length, value, numPartitions);
+  }
+
   /** Routes the UTF-8 encoding of {@code key} (allocates it). */
   @Override
   public int partition(CharSequence key, int numPartitions) {

@@ -526,6 +526,13 @@ public final class SegmentRouter implements KeyRouter {
     return range[inner.partition(key, value, range.length)];
   }
 
+  /** {@link #partition(byte[], byte[], int)} of a key's range, without copying it. */
+  int partition(byte[] key, int offset, int length, byte[] value, int numPartitions) {
+    Objects.checkFromIndexSize(offset, length, key.length);
+    int[] range = rangeOf(key, offset, length, numPartitions);
+    return range[Partitions.ofRange(inner, key, offset, length, value, range.length)];
+  }
+
   private int[] rangeOf(byte[] key, int offset, int length, int numPartitions) {
     Layout l = layoutFor(numPartitions);
     int i = segmentIndex(key, offset, length);
