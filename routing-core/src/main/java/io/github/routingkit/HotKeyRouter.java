@@ -3,6 +3,8 @@ package io.github.routingkit;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,9 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Spreads hot keys over several partitions and leaves every other key where the inner router puts
@@ -45,8 +46,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * distinct and deterministic. Each message picks one candidate by
  * <ul>
  *   <li>{@code least-loaded} (default): the candidate to which this router has sent the fewest
- *       messages (all messages, hot or not, are counted per partition: power of d choices);</li>
- *   <li>{@code round-robin}: the next candidate in a per-router cycle;</li>
+ *       messages from the calling thread's stripe (all messages, hot or not, are counted per
+ *       partition: power of d choices; see State for the stripes);</li>
+ *   <li>{@code round-robin}: the next candidate in a cycle of the router (per stripe);</li>
  *   <li>{@code value-hash}: the candidate at {@code murmur2(value) mod d}, a pure function of key and
  *       value (a transactional producer that retries a record gets the same partition); a
  *       {@code null} value takes the first candidate. Needs
@@ -67,9 +69,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * configuration). All state is thread-safe: the summary is updated under a lock that a thread skips
  * (without counting the message) when another holds it, so detection samples under contention and
  * never blocks; the hot set is checked every 1024 counted messages and republished as an
- * immutable snapshot when it changed; the counters are atomics. Routing a {@code byte[]} key allocates
- * nothing except when the hot set changes or the partition count changes. Serializable through its configuration: a
- * deserialized router starts with empty detection and counters.
+ * immutable snapshot when it changed. The load counters and the round-robin cycle are
+ * <em>striped</em>: 32 stripes, a thread uses stripe {@code threadId mod 32} and reads and writes
+ * only its own, each stripe padded onto its own cache lines, so threads routing through one router
+ * neither contend nor false-share. Least-loaded therefore balances each stripe's own messages
+ * (with a single thread: exactly this router's messages), and the sum over stripes is balanced
+ * because each part is; two threads in one stripe share its counters, whose increments are not
+ * atomic (a lost increment only blurs the load signal). Routing a {@code byte[]} key allocates
+ * nothing except when the hot set changes, the partition count changes, or a thread first routes
+ * with least-loaded choice through a stripe for a partition count. Serializable through its
+ * configuration: a deserialized router starts with empty detection and counters.
  */
 public final class HotKeyRouter implements KeyRouter {
   private static final long serialVersionUID = 1L;
@@ -87,7 +96,7 @@ public final class HotKeyRouter implements KeyRouter {
 
   /** How a hot key's message picks one of its candidates. */
   public enum Choice {
-    /** The candidate with the fewest messages sent by this router so far (stateful). */
+    /** The candidate with the fewest messages sent by this router (per stripe) so far (stateful). */
     LEAST_LOADED("least-loaded"),
     /** The next candidate in a per-router cycle (stateful). */
     ROUND_ROBIN("round-robin"),
@@ -126,14 +135,13 @@ public final class HotKeyRouter implements KeyRouter {
   private final Choice choice;
 
   private final transient long[] configured; // sorted fingerprints
-  private final transient HeavyHitterSketch sketch;
-  private final transient ReentrantLock lock;
+  /** Bloom bits of (length, first byte, last byte) of the configured keys; see {@link #mayBeConfigured}. */
+  private final transient long configuredBloom;
+  private final transient Detector detector; // null without detection
   private transient volatile long[] detected;
-  private transient int sinceSnapshot;
-  private final transient long[] scratch;
-  private static final int LOAD_SLOTS = 64;
-  private final transient java.util.concurrent.atomic.AtomicReferenceArray<Load> loads;
-  private final transient AtomicLong cycle;
+  private final transient AtomicReferenceArray<Space> spaces;
+  /** Round-robin cycle counters, one per stripe, {@link #PAD} longs apart (null unless round-robin). */
+  private final transient long[] cycles;
 
   private HotKeyRouter(Builder b) {
     this.inner = Objects.requireNonNull(b.inner, "inner");
@@ -166,12 +174,16 @@ public final class HotKeyRouter implements KeyRouter {
     }
     Arrays.sort(fps);
     this.configured = fps;
-    this.sketch = detect ? new HeavyHitterSketch(capacity, window, threshold) : null;
-    this.scratch = new long[detect ? sketch.maxHot() : 0];
-    this.lock = new ReentrantLock();
+    long bloom = 0;
+    for (String k : configuredKeys) {
+      byte[] bytes = k.getBytes(StandardCharsets.UTF_8);
+      bloom |= bloomBit(bytes, 0, bytes.length);
+    }
+    this.configuredBloom = bloom;
+    this.detector = detect ? new Detector(new HeavyHitterSketch(capacity, window, threshold)) : null;
     this.detected = new long[0];
-    this.cycle = new AtomicLong();
-    this.loads = new java.util.concurrent.atomic.AtomicReferenceArray<>(LOAD_SLOTS);
+    this.spaces = new AtomicReferenceArray<>(SPACE_SLOTS);
+    this.cycles = choice == Choice.ROUND_ROBIN ? new long[(STRIPES + 1) * PAD] : null;
   }
 
   /** Returns a builder of a hot-key router over {@code inner}. */
@@ -249,32 +261,99 @@ public final class HotKeyRouter implements KeyRouter {
     }
   }
 
-  /** Per-partition message counts for one partition count, padded 64 bytes apart. */
-  private static final class Load {
-    final int numPartitions;
-    final AtomicLongArray counts;
+  /**
+   * Stripes of the per-partition load counters and round-robin cycles. A thread uses stripe
+   * {@code threadId mod STRIPES} (thread ids are handed out in sequence, so up to 32 threads
+   * started together get a stripe each) and reads and writes only that stripe: routing threads do
+   * not share counters, so they neither contend nor false-share.
+   */
+  private static final int STRIPES = 32;
+  /** Longs of padding around each stripe's counters: 128 bytes, two cache lines (adjacent-line prefetch). */
+  private static final int PAD = 16;
+  private static final int SPACE_SLOTS = 64;
+  /** Partition counts up to which a space tabulates the stride of every fingerprint residue. */
+  private static final int STRIDE_TABLE_LIMIT = 4096;
+  private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
 
-    Load(int numPartitions) {
-      this.numPartitions = numPartitions;
-      this.counts = new AtomicLongArray(numPartitions * 8);
+  private static int stripe() {
+    return (int) Thread.currentThread().getId() & (STRIPES - 1);
+  }
+
+  /**
+   * What routing over one partition space of size {@code n} needs beyond the configuration: the
+   * strides of the configured keys, a table of strides for any fingerprint (for {@code n} up to
+   * {@value #STRIDE_TABLE_LIMIT}; {@link #stride(long, int)} is a loop of divisions) and, for
+   * least-loaded choice, the load counters, one row of {@code n} counters per stripe, allocated when
+   * a thread of that stripe first routes (8 bytes per partition plus 256 bytes of padding per
+   * row). Created when a partition count is first seen.
+   */
+  private static final class Space {
+    final int n;
+    final int[] configuredStride;
+    final int[] strideFrom; // strideFrom[s] = stride(fp, n) for s = 1 + (fp >>> 17) mod (n - 1)
+    final AtomicReferenceArray<long[]> rows; // null unless least-loaded
+
+    Space(int n, long[] configured, boolean loads) {
+      this.n = n;
+      this.configuredStride = new int[configured.length];
+      for (int i = 0; i < configured.length; i++) {
+        configuredStride[i] = HotKeyRouter.stride(configured[i], n);
+      }
+      if (n > 2 && n <= STRIDE_TABLE_LIMIT) {
+        // the first s' >= s coprime with n; one exists since gcd(n - 1, n) = 1
+        strideFrom = new int[n];
+        for (int s = n - 1, next = n - 1; s >= 1; s--) {
+          if (gcd(s, n) == 1) {
+            next = s;
+          }
+          strideFrom[s] = next;
+        }
+      } else {
+        strideFrom = null;
+      }
+      this.rows = loads ? new AtomicReferenceArray<>(STRIPES) : null;
+    }
+
+    int stride(long fp) {
+      return strideFrom != null
+          ? strideFrom[1 + (int) ((fp >>> 17) % (n - 1))] // fp >>> 17 >= 0: % is remainderUnsigned
+          : HotKeyRouter.stride(fp, n);
+    }
+
+    /** The calling thread's counters: partition p at index {@code PAD + p}. */
+    long[] row() {
+      int s = stripe();
+      long[] row = rows.get(s);
+      if (row == null) {
+        row = new long[n + 2 * PAD];
+        if (!rows.compareAndSet(s, null, row)) {
+          row = rows.get(s);
+        }
+      }
+      return row;
     }
   }
 
   /**
-   * The counters for partition space {@code n}. A {@link SegmentRouter} above this router calls it
-   * with each segment's range size, so counters are kept per size in a small direct-mapped table
-   * (64 slots by {@code n mod 64}): switching between segments neither allocates nor loses counts.
+   * The space for partition count {@code n}. A {@link SegmentRouter} above this router calls it
+   * with each segment's range size, so spaces are kept per size in a small direct-mapped table (64
+   * slots by {@code n mod 64}): switching between segments neither allocates nor loses counts.
    * Segments of equal size share counters (their partitions are balanced together), which only
-   * blurs the load signal; two sizes that collide in the table replace each other's counters.
+   * blurs the load signal; two sizes that collide in the table replace each other's space.
    */
-  private Load loadFor(int n) {
-    int slot = n & (LOAD_SLOTS - 1);
-    Load l = loads.get(slot);
-    if (l == null || l.numPartitions != n) {
-      l = new Load(n);
-      loads.set(slot, l);
+  private Space spaceFor(int n) {
+    int slot = n & (SPACE_SLOTS - 1);
+    Space space = spaces.get(slot);
+    if (space == null || space.n != n) {
+      space = new Space(n, configured, choice == Choice.LEAST_LOADED);
+      spaces.set(slot, space);
     }
-    return l;
+    return space;
+  }
+
+  /** Increments a counter that only the threads of one stripe write (no atomic read-modify-write). */
+  private static void increment(long[] counters, int index) {
+    LONGS.setOpaque(counters, index, (long) LONGS.getOpaque(counters, index) + 1);
   }
 
   @Override
@@ -299,6 +378,12 @@ public final class HotKeyRouter implements KeyRouter {
     return route(key, 0, key.length, value, numPartitions);
   }
 
+  /** {@link #partition(byte[], byte[], int)} of a key's range, without copying it. */
+  int partition(byte[] key, int offset, int length, byte[] value, int numPartitions) {
+    Objects.checkFromIndexSize(offset, length, key.length);
+    return route(key, offset, length, value, numPartitions);
+  }
+
   /** Routes the UTF-8 encoding of {@code key} (allocates it). */
   @Override
   public int partition(CharSequence key, int numPartitions) {
@@ -311,41 +396,81 @@ public final class HotKeyRouter implements KeyRouter {
 
   private int route(byte[] key, int offset, int length, byte[] value, int n) {
     int base = inner.partition(key, offset, length, n);
-    long fp = Xxh3.hash(key, offset, length);
-    if (detect) {
-      count(fp);
+    long fp = 0;
+    int hot = NOT_HOT;
+    if (detect || mayBeConfigured(key, offset, length)) {
+      fp = Xxh3.hash(key, offset, length);
+      if (detect) {
+        detector.count(fp);
+      }
+      hot = n < 2 ? NOT_HOT : hotIndex(fp);
     }
-    int d = Math.min(candidates, n);
-    if (d < 2 || !isHot(fp)) {
+    if (hot == NOT_HOT) {
       if (choice == Choice.LEAST_LOADED) {
-        loadFor(n).counts.getAndIncrement(base * 8);
+        increment(spaceFor(n).row(), PAD + base);
       }
       return base;
     }
-    int stride = stride(fp, n);
+    Space space = spaceFor(n);
+    int stride = hot >= 0 ? space.configuredStride[hot] : space.stride(fp);
+    int d = Math.min(candidates, n);
     switch (choice) {
       case VALUE_HASH: {
         int c = value == null ? 0 : Math.floorMod(Murmur2.hash(value, 0, value.length), d);
         return candidate(base, stride, c, n);
       }
-      case ROUND_ROBIN:
-        return candidate(base, stride, (int) Math.floorMod(cycle.getAndIncrement(), (long) d), n);
+      case ROUND_ROBIN: {
+        int index = (stripe() + 1) * PAD;
+        long c = (long) LONGS.getOpaque(cycles, index);
+        LONGS.setOpaque(cycles, index, c + 1);
+        return candidate(base, stride, (int) Math.floorMod(c, (long) d), n);
+      }
       default: {
-        AtomicLongArray counts = loadFor(n).counts;
+        long[] row = space.row();
         int best = base;
-        long bestLoad = counts.get(base * 8);
-        for (int i = 1; i < d; i++) {
-          int p = candidate(base, stride, i, n);
-          long l = counts.get(p * 8);
+        long bestLoad = (long) LONGS.getOpaque(row, PAD + base);
+        for (int i = 1, p = base; i < d; i++) {
+          p = p < n - stride ? p + stride : p - (n - stride); // candidate(base, stride, i, n)
+          long l = (long) LONGS.getOpaque(row, PAD + p);
           if (l < bestLoad) {
             best = p;
             bestLoad = l;
           }
         }
-        counts.getAndIncrement(best * 8);
+        increment(row, PAD + best);
         return best;
       }
     }
+  }
+
+  /** {@link #hotIndex}: the key is not hot. */
+  private static final int NOT_HOT = Integer.MIN_VALUE;
+  /** {@link #hotIndex}: the key is hot by detection only. */
+  private static final int DETECTED = -1;
+
+  /** Returns the index of {@code fp} among the configured keys, {@link #DETECTED} or {@link #NOT_HOT}. */
+  private int hotIndex(long fp) {
+    if (configured.length > 0) {
+      int i = Arrays.binarySearch(configured, fp);
+      if (i >= 0) {
+        return i;
+      }
+    }
+    return detect && Arrays.binarySearch(detected, fp) >= 0 ? DETECTED : NOT_HOT;
+  }
+
+  private static long bloomBit(byte[] key, int offset, int length) {
+    int h = length == 0 ? 0 : (length * 31 + key[offset]) * 31 + key[offset + length - 1];
+    return 1L << (h * 0x9E3779B9 >>> 26);
+  }
+
+  /**
+   * Whether the key may be a configured hot key: a one-word Bloom filter over its length and its
+   * first and last bytes, so most keys that are not configured skip the fingerprint (an XXH3 pass).
+   * Never false for a configured key.
+   */
+  private boolean mayBeConfigured(byte[] key, int offset, int length) {
+    return configured.length > 0 && (configuredBloom & bloomBit(key, offset, length)) != 0;
   }
 
   private static int candidate(int base, int stride, int i, int n) {
@@ -374,26 +499,44 @@ public final class HotKeyRouter implements KeyRouter {
   }
 
   private boolean isHot(long fp) {
-    return (configured.length > 0 && Arrays.binarySearch(configured, fp) >= 0)
-        || (detect && Arrays.binarySearch(detected, fp) >= 0);
+    return hotIndex(fp) != NOT_HOT;
   }
 
-  private void count(long fp) {
-    if (!lock.tryLock()) {
-      return; // sampled out under contention: detection never blocks the send path
+  /**
+   * The heavy-hitter summary and what goes with it, behind a try-lock: a thread that finds it held
+   * skips counting the message (detection samples under contention and never blocks the send
+   * path). Its own object, so the lock word, written twice per message, shares no cache line with
+   * the router's read-only fields.
+   */
+  private final class Detector {
+    private final HeavyHitterSketch sketch;
+    private final long[] scratch;
+    private final AtomicInteger busy = new AtomicInteger();
+    private int sinceSnapshot;
+
+    Detector(HeavyHitterSketch sketch) {
+      this.sketch = sketch;
+      this.scratch = new long[sketch.maxHot()];
     }
-    try {
-      sketch.offer(fp);
-      if (++sinceSnapshot >= 1024) {
-        sinceSnapshot = 0;
-        int k = sketch.hotInto(scratch);
-        long[] current = detected;
-        if (!Arrays.equals(scratch, 0, k, current, 0, current.length)) {
-          detected = Arrays.copyOf(scratch, k); // allocates only when the hot set changes
-        }
+
+    void count(long fp) {
+      // test and test-and-set: a thread that sees the lock held does not write its cache line
+      if (busy.getPlain() != 0 || !busy.compareAndSet(0, 1)) {
+        return;
       }
-    } finally {
-      lock.unlock();
+      try {
+        sketch.offer(fp);
+        if (++sinceSnapshot >= 1024) {
+          sinceSnapshot = 0;
+          int k = sketch.hotInto(scratch);
+          long[] current = detected;
+          if (!Arrays.equals(scratch, 0, k, current, 0, current.length)) {
+            detected = Arrays.copyOf(scratch, k); // allocates only when the hot set changes
+          }
+        }
+      } finally {
+        busy.setRelease(0);
+      }
     }
   }
 
@@ -427,11 +570,11 @@ public final class HotKeyRouter implements KeyRouter {
 
   /**
    * Returns the detector's fixed memory footprint in bytes (0 without detection): at most the
-   * configured cap. Per-partition counters for least-loaded choice take another 64 bytes per
-   * partition.
+   * configured cap. Least-loaded choice keeps another 8 bytes per partition (plus 256 bytes) for
+   * each stripe of routing threads, per partition count.
    */
   public int detectorMemoryBytes() {
-    return sketch == null ? 0 : sketch.memoryBytes();
+    return detector == null ? 0 : detector.sketch.memoryBytes();
   }
 
   @Override

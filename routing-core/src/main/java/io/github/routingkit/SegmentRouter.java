@@ -86,6 +86,7 @@ public final class SegmentRouter implements KeyRouter {
   private final transient Pattern pattern;
   private final transient String[] names;
   private final transient byte[][] nameBytes;
+  private final transient long[] nameWord; // Bytes.word of nameBytes[i]: its first 8 bytes
   private final transient int[] from;
   private final transient int[] to;
   private final transient double[] weight;
@@ -163,12 +164,14 @@ public final class SegmentRouter implements KeyRouter {
     int k = nameList.size();
     this.names = nameList.toArray(new String[0]);
     this.nameBytes = new byte[k][];
+    this.nameWord = new long[k];
     this.from = new int[k];
     this.to = new int[k];
     this.weight = new double[k];
     this.isExclusive = new boolean[k];
     for (int i = 0; i < k; i++) {
       nameBytes[i] = names[i].getBytes(StandardCharsets.UTF_8);
+      nameWord[i] = Bytes.word(nameBytes[i], 0, nameBytes[i].length);
       if (ranges != null) {
         from[i] = rangeList.get(i)[0];
         to[i] = rangeList.get(i)[1];
@@ -482,29 +485,19 @@ public final class SegmentRouter implements KeyRouter {
       }
       return -1;
     }
-    int end = indexOf(key, offset, length, separatorBytes);
+    int end = Bytes.indexOf(key, offset, length, separatorBytes);
     if (end < 0) {
       return -1;
     }
+    // one word compare per name; bytes past the 8th are compared only for a long name that matches
+    long w = Bytes.word(key, offset, end);
+    int len = end - offset;
     for (int i = 0; i < nameBytes.length; i++) {
       byte[] name = nameBytes[i];
-      if (name.length == end - offset && Arrays.equals(name, 0, name.length, key, offset, end)) {
+      if (nameWord[i] == w && name.length == len
+          && (len <= 8 || Arrays.equals(name, 8, len, key, offset + 8, end))) {
         return i;
       }
-    }
-    return -1;
-  }
-
-  private static int indexOf(byte[] key, int offset, int length, byte[] sep) {
-    int last = offset + length - sep.length;
-    outer:
-    for (int i = offset; i <= last; i++) {
-      for (int j = 0; j < sep.length; j++) {
-        if (key[i + j] != sep[j]) {
-          continue outer;
-        }
-      }
-      return i;
     }
     return -1;
   }
@@ -531,6 +524,13 @@ public final class SegmentRouter implements KeyRouter {
     }
     int[] range = rangeOf(key, 0, key.length, numPartitions);
     return range[inner.partition(key, value, range.length)];
+  }
+
+  /** {@link #partition(byte[], byte[], int)} of a key's range, without copying it. */
+  int partition(byte[] key, int offset, int length, byte[] value, int numPartitions) {
+    Objects.checkFromIndexSize(offset, length, key.length);
+    int[] range = rangeOf(key, offset, length, numPartitions);
+    return range[Partitions.ofRange(inner, key, offset, length, value, range.length)];
   }
 
   private int[] rangeOf(byte[] key, int offset, int length, int numPartitions) {

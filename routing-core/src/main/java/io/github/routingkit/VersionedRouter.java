@@ -322,8 +322,9 @@ public final class VersionedRouter implements KeyRouter {
     if (sep >= 0) {
       for (int i = 0; i < gens.length; i++) {
         if (Arrays.equals(versionBytes[i], 0, versionBytes[i].length, key, 0, sep)) {
-          byte[] rest = Arrays.copyOfRange(key, sep + separatorBytes.length, key.length);
-          return gens[i].router().partition(rest, value, gens[i].countFor(numPartitions));
+          int restStart = sep + separatorBytes.length;
+          return Partitions.ofRange(gens[i].router(), key, restStart, key.length - restStart,
+              value, gens[i].countFor(numPartitions)); // no copy of the rest
         }
       }
     }
@@ -371,18 +372,7 @@ public final class VersionedRouter implements KeyRouter {
   }
 
   private int indexOf(byte[] key, int offset, int length) {
-    byte[] sep = separatorBytes;
-    int last = offset + length - sep.length;
-    outer:
-    for (int i = offset; i <= last; i++) {
-      for (int j = 0; j < sep.length; j++) {
-        if (key[i + j] != sep[j]) {
-          continue outer;
-        }
-      }
-      return i;
-    }
-    return -1;
+    return Bytes.indexOf(key, offset, length, separatorBytes);
   }
 
   /** Keyless messages follow the default generation's router and partition count. */

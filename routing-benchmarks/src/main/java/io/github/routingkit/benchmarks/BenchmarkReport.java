@@ -52,6 +52,9 @@ public final class BenchmarkReport {
     BASELINES.put("StrategyBenchmark.hotKeyRouterConfigured", "plainMurmur2");
     BASELINES.put("StrategyBenchmark.hotKeyRouterDetecting", "plainMurmur2");
     BASELINES.put("StrategyBenchmark.versionedRouter", "plainMurmur2");
+    BASELINES.put("TextKeyStrategyBenchmark.crc32Text", "murmur2Text");
+    BASELINES.put("TextKeyStrategyBenchmark.xxh3JumpText", "murmur2Text");
+    BASELINES.put("TextKeyStrategyBenchmark.segmentRouterText", "murmur2Text");
     BASELINES.put("HotKeyContentionBenchmark.hotKeyLeastLoaded", "plainMurmur2");
     BASELINES.put("HotKeyContentionBenchmark.hotKeyRoundRobin", "plainMurmur2");
     BASELINES.put("HotKeyContentionBenchmark.hotKeyValueHash", "plainMurmur2");

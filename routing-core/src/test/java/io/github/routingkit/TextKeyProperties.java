@@ -1,0 +1,50 @@
+package io.github.routingkit;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * Text keys route exactly like their {@code getBytes(UTF_8)} through the schemes that encode text
+ * and the composed routers: ASCII, 2-, 3- and 4-byte characters, unpaired surrogates (which the JDK
+ * encodes as {@code '?'}) and the separators themselves.
+ */
+class TextKeyProperties {
+
+  @Provide
+  Arbitrary<String> texts() {
+    Arbitrary<Character> chars = Arbitraries.of('a', 'z', '0', ':', '|', '?', '\u007f', '\u0080',
+        '\u00fc', '\u07ff', '\u0800', '\u20ac', '\uffff', '\ud83d', '\ude00', '\udbff', '\udc00');
+    return chars.list().ofMaxSize(40).map(cs -> {
+      StringBuilder sb = new StringBuilder();
+      cs.forEach(sb::append);
+      return sb.toString();
+    });
+  }
+
+  private static final List<KeyRouter> ROUTERS = List.of(
+      HashRouter.librdkafkaDefault(), HashRouter.consistent(),
+      SegmentRouter.builder(HashRouter.consistent()).ranges("a:0-2,\u00fc:3-4,?:5").build(),
+      SegmentRouter.builder(HashRouter.librdkafkaDefault()).separator("?").weights("a:1,*:1")
+          .build(),
+      VersionedRouter.builder().generation("a", HashRouter.kafkaDefault(), 0)
+          .generation("z\u20ac", HashRouter.consistent(), 0).defaultVersion("a").build(),
+      HotKeyRouter.builder(HashRouter.consistent()).hotKeys(List.of("a", "\u00fc:z", "?"))
+          .choice(HotKeyRouter.Choice.VALUE_HASH).build());
+
+  @Property(tries = 1000)
+  void textKeysRouteLikeTheirUtf8Bytes(@ForAll("texts") String s, @ForAll @IntRange(min = 6, max = 50) int n) {
+    byte[] bytes = s.getBytes(UTF_8);
+    for (KeyRouter r : ROUTERS) {
+      assertThat(r.partition(s, n)).as("%s", r).isEqualTo(r.partition(bytes, n));
+      assertThat(r.partition(new StringBuilder(s), n)).as("%s", r).isEqualTo(r.partition(bytes, n));
+    }
+  }
+}
