@@ -243,7 +243,13 @@ public final class RoutingSpec implements Serializable {
     PlacementMode placementMode = DEFAULTS.placementMode;
     KeylessPolicy keyless = DEFAULTS.keyless;
     Map<String, String> layers = new TreeMap<>();
-    for (Map.Entry<String, ?> e : new TreeMap<String, Object>(config).entrySet()) {
+    Map<String, Object> sorted = new TreeMap<>();
+    for (Map.Entry<String, ?> e : config.entrySet()) {
+      if (e.getKey() != null) { // a null key is no routing.* key: ignored like any other
+        sorted.put(e.getKey(), e.getValue());
+      }
+    }
+    for (Map.Entry<String, ?> e : sorted.entrySet()) {
       String key = e.getKey();
       if (!key.startsWith(PREFIX) || key.startsWith(ASSIGNOR_PREFIX)) {
         continue;
@@ -436,7 +442,16 @@ public final class RoutingSpec implements Serializable {
     keyRouter(); // builds every layer once: each builder checks its values
   }
 
+  /** Integers in property values: ASCII digits only (Integer.parseInt also takes '+' and other scripts' digits). */
+  private static final Pattern ASCII_DIGITS = Pattern.compile("[0-9]+");
+  /** Decimals in property values: no hex, no d/f suffix, no NaN or Infinity. */
+  private static final Pattern DECIMAL =
+      Pattern.compile("[0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?|\\.[0-9]+([eE][+-]?[0-9]+)?");
+
   private static int parseInt(String property, String value, int min, String rule) {
+    if (!ASCII_DIGITS.matcher(value).matches()) {
+      throw new RoutingConfigException(property, value, rule);
+    }
     try {
       int v = Integer.parseInt(value);
       if (v >= min) {
@@ -457,6 +472,10 @@ public final class RoutingSpec implements Serializable {
           throw new RoutingConfigException(HOTKEY_KEYS, layers.get(HOTKEY_KEYS),
               "must be a comma-separated list of non-empty keys");
         }
+        if (keys.contains(k)) {
+          throw new RoutingConfigException(HOTKEY_KEYS, layers.get(HOTKEY_KEYS),
+              "key '" + k + "' is listed twice");
+        }
         keys.add(k);
       }
       b.hotKeys(keys);
@@ -466,7 +485,7 @@ public final class RoutingSpec implements Serializable {
       String v = layers.get(HOTKEY_THRESHOLD);
       double t;
       try {
-        t = Double.parseDouble(v);
+        t = DECIMAL.matcher(v).matches() ? Double.parseDouble(v) : Double.NaN;
       } catch (NumberFormatException e) {
         t = Double.NaN;
       }
@@ -482,6 +501,9 @@ public final class RoutingSpec implements Serializable {
     if (has(HOTKEY_WINDOW)) {
       String v = layers.get(HOTKEY_WINDOW);
       try {
+        if (!ASCII_DIGITS.matcher(v).matches()) {
+          throw new NumberFormatException();
+        }
         long w = Long.parseLong(v);
         if (w < 1) {
           throw new NumberFormatException();
