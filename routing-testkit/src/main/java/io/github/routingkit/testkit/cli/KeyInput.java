@@ -119,9 +119,16 @@ final class KeyInput {
           String header = reader.readLine();
           lines++;
           if (header == null) {
-            return new Stats(0, 0, 0);
+            throw new InputException(file + " holds no keys (it is empty)");
           }
-          idx = indexes(split(stripBom(header), f));
+          List<String> names = split(stripBom(header), f);
+          idx = indexes(names);
+          for (int i : idx) {
+            if (i >= names.size()) {
+              throw new InputException("--column " + (i + 1) + " is beyond the " + names.size()
+                  + " column(s) of the header of " + file + " " + names);
+            }
+          }
         } else {
           idx = indexes(null);
         }
@@ -158,8 +165,17 @@ final class KeyInput {
       }
     } catch (NoSuchFileException e) {
       throw new InputException("cannot read " + file + ": no such file");
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw new InputException("cannot read " + file + ": permission denied");
     } catch (IOException | UncheckedIOException e) {
       throw new InputException("cannot read " + file + ": " + e.getMessage());
+    }
+    if (keys == 0) {
+      // an empty sample would "pass" any --fail-above check: refuse it
+      throw new InputException(file + " holds no keys" + (skipped > 0 ? " (all " + skipped
+          + " line(s) were blank or had too few columns" + (columns != null ? " for --column "
+          + columns.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","))
+          : "") + ")" : ""));
     }
     return new Stats(lines, keys, skipped);
   }
