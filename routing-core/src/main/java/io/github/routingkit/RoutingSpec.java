@@ -172,7 +172,10 @@ public final class RoutingSpec implements Serializable {
     KEYS = Collections.unmodifiableSet(keys);
   }
 
-  private static final Pattern PAIR_START = Pattern.compile("^\\s*[A-Za-z0-9_.\\-]+\\s*=.*", Pattern.DOTALL);
+  // a new key=value pair starts with a dotted key (every routing.* key, and typos of one);
+  // "user=2" in "routing.hotkey.keys=user=1,user=2" continues the list value
+  private static final Pattern PAIR_START =
+      Pattern.compile("^\\s*[A-Za-z0-9_\\-]*\\.[A-Za-z0-9_.\\-]*\\s*=.*", Pattern.DOTALL);
   private static final RoutingSpec DEFAULTS = new RoutingSpec(HashScheme.KAFKA_MURMUR2,
       PlacementMode.NATIVE, KeylessPolicy.ROUND_ROBIN, new TreeMap<>());
 
@@ -706,25 +709,40 @@ public final class RoutingSpec implements Serializable {
   }
 
   private Object writeReplace() {
-    return new Proxy(toString());
+    return new Proxy(toString(), new TreeMap<>(toMap()));
   }
 
   private void readObject(ObjectInputStream in) throws InvalidObjectException {
     throw new InvalidObjectException("RoutingSpec is deserialized through its proxy");
   }
 
-  /** Serialized form: the string form, re-parsed (and so re-validated) on deserialization. */
+  /**
+   * Serialized form: the string form and the properties, re-parsed (and so re-validated) on
+   * deserialization. The properties are preferred: a list value holding {@code ", a.b="} cannot be
+   * told apart from the next pair in the string form. (Streams written before the properties
+   * field existed carry only the string form.)
+   */
   private static final class Proxy implements Serializable {
     private static final long serialVersionUID = 1L;
     private final String spec;
+    private final TreeMap<String, String> properties;
 
-    Proxy(String spec) {
+    Proxy(String spec, TreeMap<String, String> properties) {
       this.spec = spec;
+      this.properties = properties;
     }
 
     private Object readResolve() throws InvalidObjectException {
       try {
-        return parse(spec);
+        if (properties == null) {
+          return parse(spec);
+        }
+        RoutingSpec parsed = parse(properties);
+        if (!parsed.toString().equals(spec)) {
+          throw new IllegalArgumentException("string form '" + spec + "' and properties "
+              + properties + " differ");
+        }
+        return parsed;
       } catch (RuntimeException e) {
         InvalidObjectException ex = new InvalidObjectException("corrupt RoutingSpec: " + e.getMessage());
         ex.initCause(e);

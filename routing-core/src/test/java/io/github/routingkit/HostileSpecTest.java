@@ -124,11 +124,35 @@ class HostileSpecTest {
     byte[] tampered = replace(bytes, "b:6-8", "b:5-8");
     assertThatThrownBy(() -> deserialize(tampered)).isInstanceOf(InvalidObjectException.class)
         .hasMessageContaining("overlaps");
+    // only the first copy (the string form) changed, now valid but different: still rejected
+    byte[] oneCopy = bytes.clone();
+    byte[] from = "a:0-5".getBytes(StandardCharsets.UTF_8);
+    for (int i = 0; i + from.length <= oneCopy.length; i++) {
+      if (java.util.Arrays.equals(oneCopy, i, i + from.length, from, 0, from.length)) {
+        oneCopy[i + 4] = '4';
+        break;
+      }
+    }
+    assertThatThrownBy(() -> deserialize(oneCopy)).isInstanceOf(InvalidObjectException.class)
+        .hasMessageContaining("differ");
     byte[] unknown = replace(bytes, "routing.segment.ranges", "routing.segment.rangez");
     assertThatThrownBy(() -> deserialize(unknown)).isInstanceOf(InvalidObjectException.class);
     KeyRouter router = spec.keyRouter();
     byte[] r = replace(serialize(router), "a:0-5", "a:9-5");
     assertThatThrownBy(() -> deserialize(r)).isInstanceOf(InvalidObjectException.class);
+  }
+
+  @Test
+  void specsWhoseListValuesHoldKeyValueTextSurviveSerializationAndTheStringForm()
+      throws Exception {
+    // before: "user=2" was read as a new (unknown) pair, so this valid spec failed to deserialize
+    RoutingSpec spec = RoutingSpec.parse(Map.of(RoutingSpec.HOTKEY_KEYS, "user=1,user=2",
+        RoutingSpec.SEGMENT_RANGES, "a:0-1", RoutingSpec.SEGMENT_REGEX, "^(\\w+),x=1"));
+    assertThat(deserialize(serialize(spec))).isEqualTo(spec);
+    assertThat(RoutingSpec.parse(spec.toString())).isEqualTo(spec);
+    // a dotted key is still a new pair: a typo of a routing.* key is not swallowed by a list
+    assertThatThrownBy(() -> RoutingSpec.parse("routing.hotkey.keys=a, routng.scheme=xxh3-64"))
+        .isInstanceOf(RoutingConfigException.class).hasMessageContaining("routng.scheme");
   }
 
   @Test
@@ -178,12 +202,16 @@ class HostileSpecTest {
     byte[] f = from.getBytes(StandardCharsets.UTF_8);
     byte[] t = to.getBytes(StandardCharsets.UTF_8);
     byte[] out = data.clone();
-    for (int i = 0; i + f.length <= out.length; i++) {
+    boolean found = false;
+    for (int i = 0; i + f.length <= out.length; i++) { // every copy (string form and properties)
       if (java.util.Arrays.equals(out, i, i + f.length, f, 0, f.length)) {
         System.arraycopy(t, 0, out, i, t.length);
-        return out;
+        found = true;
       }
     }
-    throw new AssertionError(from + " not found in the serialized form");
+    if (!found) {
+      throw new AssertionError(from + " not found in the serialized form");
+    }
+    return out;
   }
 }

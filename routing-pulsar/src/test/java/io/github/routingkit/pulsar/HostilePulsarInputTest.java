@@ -62,6 +62,24 @@ class HostilePulsarInputTest {
   }
 
   @Test
+  void aRouterWhoseHotKeysHoldKeyValueTextSurvivesSerialization() throws Exception {
+    // before: the proxy re-parsed the string form, where ", user.id=2" reads as a new pair:
+    // InvalidObjectException for a valid router
+    RoutingSpec spec = RoutingSpec.parse(Map.of("routing.hotkey.keys", "user.id=1,user.id=2"));
+    java.io.ByteArrayOutputStream bos = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bos)) {
+      out.writeObject(new RoutingMessageRouter(spec));
+    }
+    try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
+        new java.io.ByteArrayInputStream(bos.toByteArray()))) {
+      RoutingMessageRouter copy = (RoutingMessageRouter) in.readObject();
+      assertThat(copy.spec()).isEqualTo(spec);
+      assertThat(copy.choosePartition(RoutingMessageRouterDifferentialTest.keyed("user.id=1"),
+          () -> 8)).isBetween(0, 7);
+    }
+  }
+
+  @Test
   void keySharedPredictorWithNoOrDuplicateConsumers() {
     for (KeySharedPredictor p : new KeySharedPredictor[] {
         KeySharedPredictor.consistentHashing(List.of()), KeySharedPredictor.autoSplit(List.of()),
