@@ -258,7 +258,10 @@ public final class RoutingSpec implements Serializable {
         continue;
       }
       Object raw = e.getValue();
-      String value = raw == null ? null : raw.toString().trim();
+      // a Collection (Kafka's LIST config style) is a list value: [a, b] would be read as the
+      // items "[a" and "b]"
+      String value = raw == null ? null : raw instanceof java.util.Collection<?> c
+          ? String.join(",", c.stream().map(String::valueOf).toList()) : raw.toString().trim();
       switch (key) {
         case SCHEME:
           scheme = parseScheme(SCHEME, value, raw);

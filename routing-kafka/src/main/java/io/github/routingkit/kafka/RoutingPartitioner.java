@@ -41,12 +41,19 @@ public final class RoutingPartitioner implements Partitioner {
    * Reads the {@code routing.*} entries of the producer configs.
    *
    * @throws ConfigException naming the property, the value and the rule, for an unknown
-   *     {@code routing.*} key or a bad value
+   *     {@code routing.*} key or a bad value, or {@code routing.version.source=header} (a
+   *     {@code Partitioner} sees no headers)
    */
   @Override
   public void configure(Map<String, ?> configs) {
     try {
       RoutingSpec parsed = RoutingSpec.parse(configs);
+      String source = parsed.toMap().get(RoutingSpec.VERSION_SOURCE);
+      if ("header".equals(source)) {
+        throw new RoutingConfigException(RoutingSpec.VERSION_SOURCE, source, "cannot be used with"
+            + " Kafka: a Partitioner receives no record headers, so every record would silently"
+            + " take the default generation; use key-prefix");
+      }
       this.router = parsed.keyRouter();
       this.spec = parsed;
     } catch (RoutingConfigException e) {

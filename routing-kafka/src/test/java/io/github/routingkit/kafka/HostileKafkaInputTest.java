@@ -1,6 +1,7 @@
 package io.github.routingkit.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import org.apache.kafka.common.Cluster;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -100,6 +102,30 @@ class HostileKafkaInputTest {
       GroupAssignment r = assignor().assign(c, new GroupSubscription(members));
       checkValid(c, r);
     }
+  }
+
+  @Test
+  void misconfigurationsFailAtConfigureTime() {
+    // before: accepted; every record silently took the default generation (no headers in Kafka)
+    assertThatThrownBy(() -> new RoutingPartitioner().configure(Map.of(
+        "routing.version.generations", "v1:kafka-murmur2,v2:xxh3-64",
+        "routing.version.default", "v1", "routing.version.source", "header")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("routing.version.source")
+        .hasMessageContaining("no record headers");
+    // before: a typo in a routing.assignor.* key was ignored by both the spec and the assignor
+    assertThatThrownBy(() -> new RoutingAssignor().configure(Map.of("routing.assignor.wieght", "3")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("routing.assignor.wieght")
+        .hasMessageContaining(RoutingAssignorConfig.WEIGHT);
+    // before: Arabic-Indic digits and '+' were read as numbers
+    for (String w : new String[] {"\u0663", "+3"}) {
+      assertThatThrownBy(() -> new RoutingAssignor().configure(Map.of(RoutingAssignorConfig.WEIGHT, w)))
+          .isInstanceOf(ConfigException.class).hasMessageContaining(RoutingAssignorConfig.WEIGHT);
+    }
+    // the producer side still ignores the consumer's keys, so one file can hold both
+    RoutingPartitioner p = new RoutingPartitioner();
+    p.configure(Map.of(RoutingAssignorConfig.WEIGHT, "3", "routing.hotkey.keys", List.of("a", "b")));
+    // before: a List value was read through toString(): hot keys "[a" and "b]"
+    assertThat(p.spec().toMap()).containsEntry("routing.hotkey.keys", "a,b");
   }
 
   @Test
