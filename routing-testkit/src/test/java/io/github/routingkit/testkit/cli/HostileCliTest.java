@@ -75,6 +75,17 @@ class HostileCliTest {
   }
 
   @Test
+  void planRefusesRatesBeyondWhatItPlansForInsteadOfCappingSilently() {
+    // before: "recommendation: 100000 partitions" for rates that need 1e616 (a units mistake)
+    Result r = run("plan", "--peak-write", "1e308", "--partition-write", "1e-308");
+    usageError(r, "more than the 100,000", "units");
+    assertThat(r.out()).isEmpty();
+    Result ok = run("plan", "--peak-write", "1000", "--partition-write", "100");
+    assertThat(ok.code()).isZero();
+    assertThat(ok.out()).contains("recommendation: 13 partitions");
+  }
+
+  @Test
   void unwritableChartFailsBeforeReadingTheSample() {
     // before: the whole report was printed, then "cannot write --chart X: X"
     Result r = run("analyze", "--keys", csv.toString(), "--partitions", "4", "--chart",
