@@ -67,6 +67,28 @@ class HostileSpecTest {
   }
 
   @Test
+  void invisibleCharactersAreShownEscapedAndHugeValuesCut() {
+    // before: "routing.scheme value was 'kafka-murmur2 ', must be one of [kafka-murmur2, ...]":
+    // the no-break space (not removed by trim) was invisible, the value looked valid
+    assertThatThrownBy(() -> RoutingSpec.parse(Map.of(RoutingSpec.SCHEME, "kafka-murmur2\u00a0")))
+        .hasMessageStartingWith("routing.scheme value was 'kafka-murmur2\\u00a0'");
+    assertThatThrownBy(() -> RoutingSpec.parse(Map.of("routing.scheme\u200b", "xxh3-64")))
+        .hasMessageStartingWith("routing.scheme\\u200b value was 'xxh3-64'");
+    assertThatThrownBy(() -> RoutingSpec.parse(Map.of(RoutingSpec.KEYLESS, "random\ud800")))
+        .hasMessageContaining("'random\\ud800'");
+    // before: a 1 MiB bad value made a 1 MiB exception message
+    String huge = "x".repeat(1 << 20);
+    assertThatThrownBy(() -> RoutingSpec.parse(Map.of(RoutingSpec.SCHEME, huge)))
+        .isInstanceOf(RoutingConfigException.class)
+        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(2000)
+            .contains("(1048576 chars)"))
+        .satisfies(e -> assertThat(((RoutingConfigException) e).value()).isEqualTo(huge));
+    // emoji (surrogate pairs) and plain non-ASCII text are shown as they are
+    assertThatThrownBy(() -> RoutingSpec.parse(Map.of(RoutingSpec.SCHEME, "h\u00e9\ud83d\ude00")))
+        .hasMessageStartingWith("routing.scheme value was 'h\u00e9\ud83d\ude00'");
+  }
+
+  @Test
   void separatorInNameIsFineWithRegexTenants() {
     KeyRouter r = RoutingSpec.parse("routing.segment.ranges=a:b:0-1,c:2-3,"
         + " routing.segment.regex=^([a-z]:[a-z])/").keyRouter();
