@@ -97,6 +97,29 @@ class HostilePulsarInputTest {
   }
 
   @Test
+  void absurdPointCountsAreRejectedInsteadOfHanging() {
+    // before: Integer.MAX_VALUE points hashed 2^31 ring points per consumer (hang, then OOM)
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+        () -> {
+          assertThatThrownBy(() -> KeySharedPredictor.consistentHashing(List.of("a"),
+              Integer.MAX_VALUE)).isInstanceOf(IllegalArgumentException.class)
+              .hasMessageContaining("2147483647");
+          assertThatThrownBy(() -> KeySharedPredictor.consistentHashingClassic(List.of("a"),
+              KeySharedPredictor.MAX_POINTS + 1)).isInstanceOf(IllegalArgumentException.class);
+          java.util.List<String> many = new java.util.ArrayList<>();
+          for (int i = 0; i < 200; i++) {
+            many.add("c" + i);
+          }
+          assertThatThrownBy(() -> KeySharedPredictor.consistentHashing(many,
+              KeySharedPredictor.MAX_POINTS)).isInstanceOf(IllegalArgumentException.class)
+              .hasMessageContaining("at most 10000000");
+          KeySharedPredictor ok = KeySharedPredictor.consistentHashing(List.of("a", "b"),
+              KeySharedPredictor.MAX_POINTS);
+          assertThat(ok.consumerOf("k")).isPresent();
+        });
+  }
+
+  @Test
   void stickyRangesOutOfBoundsOrOverlappingAreRejected() {
     for (Range r : new Range[] {Range.of(0, 65536), Range.of(70000, 70001)}) {
       assertThatThrownBy(() -> KeySharedPredictor.sticky(Map.of("c", List.of(r))))
