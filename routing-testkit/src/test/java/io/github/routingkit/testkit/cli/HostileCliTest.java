@@ -86,6 +86,15 @@ class HostileCliTest {
   }
 
   @Test
+  void reportBuilderRejectsHugePartitionCountsInsteadOfRunningOutOfMemory() {
+    // before: OutOfMemoryError (Requested array size exceeds VM limit)
+    org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+        io.github.routingkit.testkit.DistributionReport.builder(
+            io.github.routingkit.HashRouter.kafkaDefault(), Integer.MAX_VALUE))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2147483647");
+  }
+
+  @Test
   void unwritableChartFailsBeforeReadingTheSample() {
     // before: the whole report was printed, then "cannot write --chart X: X"
     Result r = run("analyze", "--keys", csv.toString(), "--partitions", "4", "--chart",
