@@ -386,7 +386,8 @@ public final class SegmentRouter implements KeyRouter {
       double[] rest = new double[entries];
       int assigned = 0;
       for (int i = 0; i < entries; i++) {
-        double exact = n * (i < k ? weight[i] : sharedWeight) / total;
+        // share first: n * 1e308 would overflow to Infinity (an int count of 2^31-1)
+        double exact = n * ((i < k ? weight[i] : sharedWeight) / total);
         count[i] = (int) Math.floor(exact);
         rest[i] = exact - count[i];
         assigned += count[i];
@@ -406,7 +407,7 @@ public final class SegmentRouter implements KeyRouter {
         if (count[i] == 0) {
           throw new RoutingConfigException(WEIGHTS, weights, "segment '" + names[i]
               + "' gets 0 of the topic's " + n + " partitions (its share is "
-              + String.format(java.util.Locale.ROOT, "%.2f", n * weight[i] / total)
+              + String.format(java.util.Locale.ROOT, "%.2f", n * (weight[i] / total))
               + "); use more partitions or fewer segments");
         }
         seg[i] = rangeArray(next, next + count[i] - 1);

@@ -46,6 +46,65 @@ class HostileFuzzProperties {
     check(n, () -> router.partition((byte[]) null, n));
   }
 
+  /**
+   * The documented String contract under hostile text: a String key (lone surrogates, NUL, BOM,
+   * astral characters) lands where its UTF-8 bytes land, for every scheme but pulsar-java-string
+   * and every pure layer (segments by separator or regex, versions).
+   */
+  @Property(tries = 300)
+  void stringKeysLandWhereTheirUtf8BytesLand(@ForAll("hostileText") String key,
+      @ForAll HashScheme scheme, @ForAll("placements") String placement,
+      @ForAll("pureLayers") String layers, @ForAll @IntRange(min = 1, max = 10_000) int n) {
+    net.jqwik.api.Assume.that(scheme != HashScheme.PULSAR_JAVA_STRING);
+    KeyRouter router;
+    if (layers.contains("version")) {
+      router = RoutingSpec.parse(layers.replace("SCHEME", scheme.id()).replace("PLACEMENT",
+          placement)).keyRouter();
+    } else {
+      router = RoutingSpec.parse(layers).withScheme(scheme).withPlacement(placement).keyRouter();
+    }
+    byte[] utf8 = key.getBytes(StandardCharsets.UTF_8);
+    int fromString;
+    try {
+      fromString = router.partition(key, n);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      return; // e.g. a segment range beyond n: the same for the bytes, checked below
+    }
+    assertThat(fromString).isBetween(0, n - 1);
+    assertThat(router.partition(utf8, n)).as("%s / %s", scheme.id(), layers).isEqualTo(fromString);
+    assertThat(router.partition(new StringBuilder(key), n)).isEqualTo(fromString);
+  }
+
+  @Provide
+  Arbitrary<String> placements() {
+    return Arbitraries.of("native", "modulo", "jump");
+  }
+
+  @Provide
+  Arbitrary<String> pureLayers() {
+    return Arbitraries.of("",
+        "routing.segment.ranges=a:0-0,\ud800:1-1,\u00e9:2-3",
+        "routing.segment.weights=a:1,b:2,*:1, routing.segment.separator=\u00a7",
+        "routing.segment.ranges=a:0-0, routing.segment.regex=^(.)",
+        "routing.version.generations=v1:SCHEME:PLACEMENT,v2:xxh3-64:jump,"
+            + " routing.version.default=v1");
+  }
+
+  @Provide
+  Arbitrary<String> hostileText() {
+    Arbitrary<Character> chars = Arbitraries.oneOf(
+        Arbitraries.chars().range('\ud800', '\udfff'), // surrogates, mostly unpaired
+        Arbitraries.of('a', ':', '|', '\u0000', '\ufeff', '\u00e9', '\uffff', '\ufffd'),
+        Arbitraries.chars());
+    Arbitrary<String> prefix = Arbitraries.of("", "a:", "v2|", "v1|a:", "\ud800:", "\u00e9:");
+    return Combinators.combine(prefix, chars.list().ofMaxSize(40))
+        .as((p, l) -> {
+          StringBuilder sb = new StringBuilder(p);
+          l.forEach(sb::append);
+          return sb.toString();
+        });
+  }
+
   private static void check(int n, java.util.function.IntSupplier call) {
     int p;
     try {

@@ -89,6 +89,26 @@ class HostileSpecTest {
   }
 
   @Test
+  void hugeButFiniteWeightsLayOutWithinTheTopic() {
+    // found by HostileFuzzProperties: n * 1e308 overflowed to Infinity, the segment's count became
+    // Integer.MAX_VALUE and the layout ran out of memory ("Requested array size exceeds VM limit")
+    for (String weights : new String[] {"order:1e308", "*:3,order:1e308", "a:1e-300,b:1e300,*:1e300"}) {
+      KeyRouter r = RoutingSpec.parse("routing.segment.weights=" + weights).keyRouter();
+      for (int n : new int[] {1, 7, 1790, 9954}) {
+        try {
+          assertThat(r.partition("order:1", n)).as("%s n=%d", weights, n).isBetween(0, n - 1);
+          assertThat(r.keylessPartition(n)).isBetween(0, n - 1);
+        } catch (RoutingConfigException e) {
+          assertThat(e.getMessage()).as(weights).contains("gets 0 of the topic's").doesNotContain("Infinity");
+        }
+      }
+    }
+    SegmentRouter s = (SegmentRouter) RoutingSpec.parse("routing.segment.weights=a:1e308,*:1e307")
+        .keyRouter();
+    assertThat(s.layout(10).get("a")).hasSize(9); // 10 x 10/11 = 9.09
+  }
+
+  @Test
   void separatorInNameIsFineWithRegexTenants() {
     KeyRouter r = RoutingSpec.parse("routing.segment.ranges=a:b:0-1,c:2-3,"
         + " routing.segment.regex=^([a-z]:[a-z])/").keyRouter();
