@@ -27,6 +27,8 @@ import picocli.CommandLine.ParameterException;
  */
 final class KeyInput {
   static final long PROGRESS_EVERY = 1_000_000;
+  /** Lines checked for NUL bytes, the sign of a binary file. */
+  static final long BINARY_CHECK_LINES = 1_000;
 
   @Option(names = "--keys", paramLabel = "FILE", required = true,
       description = "Key sample: one key per line, or TSV/CSV with a header; .gz is read"
@@ -140,6 +142,11 @@ final class KeyInput {
         if (first) {
           line = stripBom(line);
           first = false;
+        }
+        if (lines <= BINARY_CHECK_LINES && line.indexOf('\u0000') >= 0) {
+          // a zip, parquet or other binary file read as text would "analyze" fine, exit 0
+          throw new InputException(file + " looks binary (a NUL byte on line " + lines
+              + "); give a text, TSV or CSV key sample (gzip is read directly)");
         }
         if (!quiet && lines % PROGRESS_EVERY == 0) {
           err.printf(Locale.ROOT, "routing: %,d lines read from %s%n", lines, file);

@@ -59,6 +59,21 @@ class HostileCliTest {
   }
 
   @Test
+  void binaryFilesAreRefused() throws IOException {
+    // before: a zip read as text "analyzed" its bytes as keys, exit 0
+    Path zip = dir.resolve("keys.zip");
+    try (java.util.zip.ZipOutputStream out =
+        new java.util.zip.ZipOutputStream(Files.newOutputStream(zip))) {
+      out.putNextEntry(new java.util.zip.ZipEntry("keys.txt"));
+      out.write("a\nb\nc\n".getBytes(StandardCharsets.UTF_8));
+      out.closeEntry();
+    }
+    usageError(run("analyze", "--keys", zip.toString(), "--partitions", "4"), "looks binary");
+    usageError(run("resize", "--keys", zip.toString(), "--from", "4", "--to", "5"),
+        "looks binary");
+  }
+
+  @Test
   void columnBeyondTheHeaderOrEveryRowIsAnError() {
     // before: exit 0 with 0 keys (every row silently skipped)
     usageError(run("analyze", "--keys", csv.toString(), "--partitions", "4", "--column", "9"),
