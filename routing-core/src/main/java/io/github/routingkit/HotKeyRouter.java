@@ -87,6 +87,8 @@ public final class HotKeyRouter implements KeyRouter {
   static final String DETECT = "routing.hotkey.detect";
   static final String THRESHOLD = "routing.hotkey.threshold";
   static final String MEMORY = "routing.hotkey.memory";
+  /** The largest {@code routing.hotkey.memory}: 64 MiB, enough counters for any threshold whose warm-up fits a window. */
+  static final int MAX_MEMORY = 64 << 20;
   static final String WINDOW = "routing.hotkey.window";
   static final String CANDIDATES = "routing.hotkey.candidates";
   static final String CHOICE = "routing.hotkey.choice";
@@ -158,14 +160,21 @@ public final class HotKeyRouter implements KeyRouter {
     if (candidates < 2) {
       throw new RoutingConfigException(CANDIDATES, candidates, "must be at least 2, or all");
     }
+    if (detect && memory > MAX_MEMORY) {
+      throw new RoutingConfigException(MEMORY, memory, "must be at most " + MAX_MEMORY
+          + " bytes (64 MiB, about 1.6 million counters)");
+    }
     int capacity = HeavyHitterSketch.capacityFor(memory);
     if (detect && capacity < 16) {
       throw new RoutingConfigException(MEMORY, memory, "must be at least "
           + HeavyHitterSketch.footprint(16) + " bytes (16 counters)");
     }
-    if (detect && window < 2 * (long) Math.ceil(100 / threshold)) {
+    // compared as doubles: for a tiny threshold 200 / threshold exceeds any long
+    if (detect && window < 2 * Math.ceil(100 / threshold)) {
       throw new RoutingConfigException(WINDOW, window, "must be at least 200 / threshold = "
-          + 2 * (long) Math.ceil(100 / threshold) + " messages");
+          + (2 * Math.ceil(100 / threshold) <= Long.MAX_VALUE
+              ? String.valueOf(2 * (long) Math.ceil(100 / threshold)) : "more than 2^63")
+          + " messages");
     }
     long[] fps = new long[configuredKeys.size()];
     for (int i = 0; i < fps.length; i++) {
@@ -254,7 +263,7 @@ public final class HotKeyRouter implements KeyRouter {
      * Builds the router.
      *
      * @throws RoutingConfigException for a threshold outside (0, 1], fewer than 2 candidates, a
-     *     memory cap below 16 counters or a window shorter than twice the warm-up (with detection)
+     *     memory cap below 16 counters or above 64 MiB or a window shorter than twice the warm-up (with detection)
      */
     public HotKeyRouter build() {
       return new HotKeyRouter(this);
@@ -345,7 +354,8 @@ public final class HotKeyRouter implements KeyRouter {
     int slot = n & (SPACE_SLOTS - 1);
     Space space = spaces.get(slot);
     if (space == null || space.n != n) {
-      space = new Space(n, configured, choice == Choice.LEAST_LOADED);
+      space = new Space(Partitions.checkTableCount(n, "HotKeyRouter"), configured,
+          choice == Choice.LEAST_LOADED);
       spaces.set(slot, space);
     }
     return space;

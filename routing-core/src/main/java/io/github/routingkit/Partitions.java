@@ -36,4 +36,25 @@ final class Partitions {
     }
     return r.partition(java.util.Arrays.copyOfRange(key, offset, offset + length), value, n);
   }
+
+  /**
+   * The largest partition count of the layers that keep per-partition tables ({@link SegmentRouter}
+   * layouts, {@link HotKeyRouter} loads): 2^20 = 1,048,576, far above any real Kafka or Pulsar
+   * topic, and small enough that the tables cannot exhaust the heap or overflow an array size.
+   */
+  static final int MAX_TABLE_PARTITIONS = 1 << 20;
+
+  /**
+   * Returns {@code numPartitions} if it is in [1, {@value #MAX_TABLE_PARTITIONS}].
+   *
+   * @throws IllegalArgumentException naming the bad value and the router otherwise
+   */
+  static int checkTableCount(int numPartitions, String router) {
+    checkCount(numPartitions);
+    if (numPartitions > MAX_TABLE_PARTITIONS) {
+      throw new IllegalArgumentException("numPartitions was " + numPartitions + ", " + router
+          + " supports at most " + MAX_TABLE_PARTITIONS + " partitions");
+    }
+    return numPartitions;
+  }
 }

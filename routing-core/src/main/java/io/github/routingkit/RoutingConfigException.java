@@ -20,10 +20,51 @@ public final class RoutingConfigException extends IllegalArgumentException {
    * @param rule what the value must be, e.g. {@code must be one of [a, b]}
    */
   public RoutingConfigException(String property, Object value, String rule) {
-    super(property + " value was '" + value + "', " + rule);
+    super(render(property) + " value was '" + render(value) + "', " + rule);
     this.property = property;
     this.value = value;
     this.rule = rule;
+  }
+
+  /** The longest value shown in the message; longer values are cut in the middle. */
+  static final int MAX_SHOWN = 200;
+
+  /**
+   * The value as shown in the message: invisible or confusable characters (control and format
+   * characters such as a zero-width space or BOM, non-ASCII spaces such as a no-break space,
+   * unpaired surrogates) as Java-style unicode escapes (a backslash, {@code u}, four hex digits),
+   * so a no-break space after {@code kafka-murmur2} cannot make the bad value read as a valid
+   * one; cut to {@value #MAX_SHOWN} characters.
+   */
+  static String render(Object value) {
+    String s = String.valueOf(value);
+    if (s.length() > MAX_SHOWN) {
+      s = s.substring(0, MAX_SHOWN / 2) + "...(" + s.length() + " chars)..."
+          + s.substring(s.length() - MAX_SHOWN / 2);
+    }
+    StringBuilder sb = null;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      int type = Character.getType(c);
+      boolean unpaired = Character.isSurrogate(c)
+          && !(Character.isHighSurrogate(c) && i + 1 < s.length()
+              && Character.isLowSurrogate(s.charAt(i + 1)))
+          && !(Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(s.charAt(i - 1)));
+      boolean hidden = type == Character.CONTROL || type == Character.FORMAT
+          || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR
+          || (type == Character.SPACE_SEPARATOR && c != ' ') || unpaired;
+      if (hidden && sb == null) {
+        sb = new StringBuilder(s.length() + 16).append(s, 0, i);
+      }
+      if (sb != null) {
+        if (hidden) {
+          sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+        } else {
+          sb.append(c);
+        }
+      }
+    }
+    return sb == null ? s : sb.toString();
   }
 
   /** Returns the property name. */

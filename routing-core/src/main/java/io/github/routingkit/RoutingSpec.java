@@ -172,7 +172,10 @@ public final class RoutingSpec implements Serializable {
     KEYS = Collections.unmodifiableSet(keys);
   }
 
-  private static final Pattern PAIR_START = Pattern.compile("^\\s*[A-Za-z0-9_.\\-]+\\s*=.*", Pattern.DOTALL);
+  // a new key=value pair starts with a dotted key (every routing.* key, and typos of one);
+  // "user=2" in "routing.hotkey.keys=user=1,user=2" continues the list value
+  private static final Pattern PAIR_START =
+      Pattern.compile("^\\s*[A-Za-z0-9_\\-]*\\.[A-Za-z0-9_.\\-]*\\s*=.*", Pattern.DOTALL);
   private static final RoutingSpec DEFAULTS = new RoutingSpec(HashScheme.KAFKA_MURMUR2,
       PlacementMode.NATIVE, KeylessPolicy.ROUND_ROBIN, new TreeMap<>());
 
@@ -243,13 +246,22 @@ public final class RoutingSpec implements Serializable {
     PlacementMode placementMode = DEFAULTS.placementMode;
     KeylessPolicy keyless = DEFAULTS.keyless;
     Map<String, String> layers = new TreeMap<>();
-    for (Map.Entry<String, ?> e : new TreeMap<String, Object>(config).entrySet()) {
+    Map<String, Object> sorted = new TreeMap<>();
+    for (Map.Entry<String, ?> e : config.entrySet()) {
+      if (e.getKey() != null) { // a null key is no routing.* key: ignored like any other
+        sorted.put(e.getKey(), e.getValue());
+      }
+    }
+    for (Map.Entry<String, ?> e : sorted.entrySet()) {
       String key = e.getKey();
       if (!key.startsWith(PREFIX) || key.startsWith(ASSIGNOR_PREFIX)) {
         continue;
       }
       Object raw = e.getValue();
-      String value = raw == null ? null : raw.toString().trim();
+      // a Collection (Kafka's LIST config style) is a list value: [a, b] would be read as the
+      // items "[a" and "b]"
+      String value = raw == null ? null : raw instanceof java.util.Collection<?> c
+          ? String.join(",", c.stream().map(String::valueOf).toList()) : raw.toString().trim();
       switch (key) {
         case SCHEME:
           scheme = parseScheme(SCHEME, value, raw);
@@ -436,7 +448,16 @@ public final class RoutingSpec implements Serializable {
     keyRouter(); // builds every layer once: each builder checks its values
   }
 
+  /** Integers in property values: ASCII digits only (Integer.parseInt also takes '+' and other scripts' digits). */
+  private static final Pattern ASCII_DIGITS = Pattern.compile("[0-9]+");
+  /** Decimals in property values: no hex, no d/f suffix, no NaN or Infinity. */
+  private static final Pattern DECIMAL =
+      Pattern.compile("[0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?|\\.[0-9]+([eE][+-]?[0-9]+)?");
+
   private static int parseInt(String property, String value, int min, String rule) {
+    if (!ASCII_DIGITS.matcher(value).matches()) {
+      throw new RoutingConfigException(property, value, rule);
+    }
     try {
       int v = Integer.parseInt(value);
       if (v >= min) {
@@ -457,6 +478,10 @@ public final class RoutingSpec implements Serializable {
           throw new RoutingConfigException(HOTKEY_KEYS, layers.get(HOTKEY_KEYS),
               "must be a comma-separated list of non-empty keys");
         }
+        if (keys.contains(k)) {
+          throw new RoutingConfigException(HOTKEY_KEYS, layers.get(HOTKEY_KEYS),
+              "key '" + k + "' is listed twice");
+        }
         keys.add(k);
       }
       b.hotKeys(keys);
@@ -466,7 +491,7 @@ public final class RoutingSpec implements Serializable {
       String v = layers.get(HOTKEY_THRESHOLD);
       double t;
       try {
-        t = Double.parseDouble(v);
+        t = DECIMAL.matcher(v).matches() ? Double.parseDouble(v) : Double.NaN;
       } catch (NumberFormatException e) {
         t = Double.NaN;
       }
@@ -482,6 +507,9 @@ public final class RoutingSpec implements Serializable {
     if (has(HOTKEY_WINDOW)) {
       String v = layers.get(HOTKEY_WINDOW);
       try {
+        if (!ASCII_DIGITS.matcher(v).matches()) {
+          throw new NumberFormatException();
+        }
         long w = Long.parseLong(v);
         if (w < 1) {
           throw new NumberFormatException();
@@ -684,25 +712,40 @@ public final class RoutingSpec implements Serializable {
   }
 
   private Object writeReplace() {
-    return new Proxy(toString());
+    return new Proxy(toString(), new TreeMap<>(toMap()));
   }
 
   private void readObject(ObjectInputStream in) throws InvalidObjectException {
     throw new InvalidObjectException("RoutingSpec is deserialized through its proxy");
   }
 
-  /** Serialized form: the string form, re-parsed (and so re-validated) on deserialization. */
+  /**
+   * Serialized form: the string form and the properties, re-parsed (and so re-validated) on
+   * deserialization. The properties are preferred: a list value holding {@code ", a.b="} cannot be
+   * told apart from the next pair in the string form. (Streams written before the properties
+   * field existed carry only the string form.)
+   */
   private static final class Proxy implements Serializable {
     private static final long serialVersionUID = 1L;
     private final String spec;
+    private final TreeMap<String, String> properties;
 
-    Proxy(String spec) {
+    Proxy(String spec, TreeMap<String, String> properties) {
       this.spec = spec;
+      this.properties = properties;
     }
 
     private Object readResolve() throws InvalidObjectException {
       try {
-        return parse(spec);
+        if (properties == null) {
+          return parse(spec);
+        }
+        RoutingSpec parsed = parse(properties);
+        if (!parsed.toString().equals(spec)) {
+          throw new IllegalArgumentException("string form '" + spec + "' and properties "
+              + properties + " differ");
+        }
+        return parsed;
       } catch (RuntimeException e) {
         InvalidObjectException ex = new InvalidObjectException("corrupt RoutingSpec: " + e.getMessage());
         ex.initCause(e);

@@ -148,8 +148,16 @@ public final class SegmentRouter implements KeyRouter {
       String name = item.substring(0, colon).trim();
       String value = item.substring(colon + 1).trim();
       if (weights != null && name.equals("*")) {
+        if (shared > 0) {
+          throw new RoutingConfigException(property, spec, "segment '*' is listed twice");
+        }
         shared = parseWeight(property, spec, "*", value);
         continue;
+      }
+      if (separator != null && name.contains(separator)) {
+        throw new RoutingConfigException(property, spec, "segment '" + name + "' contains the"
+            + " separator '" + separator + "', so no key's tenant (the text before the first '"
+            + separator + "') can ever match it");
       }
       if (nameList.contains(name)) {
         throw new RoutingConfigException(property, spec, "segment '" + name + "' is listed twice");
@@ -180,6 +188,14 @@ public final class SegmentRouter implements KeyRouter {
       }
     }
     this.sharedWeight = shared;
+    double total = shared;
+    for (double w : weight) {
+      total += w;
+    }
+    if (Double.isInfinite(total)) {
+      throw new RoutingConfigException(WEIGHTS, weights, "the weights must add up to a finite"
+          + " number, their sum overflows a double");
+    }
     if (ranges != null) {
       for (int i = 0; i < k; i++) {
         for (int j = i + 1; j < k; j++) {
@@ -201,6 +217,10 @@ public final class SegmentRouter implements KeyRouter {
         throw new RoutingConfigException(EXCLUSIVE, exclusive, "segment '" + name
             + "' is not defined in " + property + " " + nameList);
       }
+      if (isExclusive[i]) {
+        throw new RoutingConfigException(EXCLUSIVE, exclusive, "segment '" + name
+            + "' is listed twice");
+      }
       isExclusive[i] = true;
     }
     if (weights != null && shared == 0 && k > 0 && allExclusive()) {
@@ -219,9 +239,21 @@ public final class SegmentRouter implements KeyRouter {
     return true;
   }
 
+  /** Partition numbers: ASCII digits only (no sign, no other script's digits). */
+  private static final Pattern PARTITION_NUMBER = Pattern.compile("[0-9]+");
+  /** Weights: plain decimals (no hex, no {@code d}/{@code f} suffix, no NaN or Infinity). */
+  private static final Pattern DECIMAL =
+      Pattern.compile("[0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?|\\.[0-9]+([eE][+-]?[0-9]+)?");
+
   private static int[] parseRange(String spec, String name, String value) {
     int dash = value.indexOf('-');
     try {
+      String fromText = (dash < 0 ? value : value.substring(0, dash)).trim();
+      String toText = dash < 0 ? fromText : value.substring(dash + 1).trim();
+      if (!PARTITION_NUMBER.matcher(fromText).matches()
+          || !PARTITION_NUMBER.matcher(toText).matches()) {
+        throw new NumberFormatException(); // Integer.parseInt would take '+3' and non-ASCII digits
+      }
       int a = Integer.parseInt((dash < 0 ? value : value.substring(0, dash)).trim());
       int b = dash < 0 ? a : Integer.parseInt(value.substring(dash + 1).trim());
       if (a < 0 || b < a) {
@@ -238,7 +270,8 @@ public final class SegmentRouter implements KeyRouter {
   private static double parseWeight(String property, String spec, String name, String value) {
     double w;
     try {
-      w = Double.parseDouble(value);
+      // Double.parseDouble would also take 0x1p3, 1d, NaN and Infinity
+      w = DECIMAL.matcher(value).matches() ? Double.parseDouble(value) : Double.NaN;
     } catch (NumberFormatException e) {
       w = Double.NaN;
     }
@@ -328,7 +361,7 @@ public final class SegmentRouter implements KeyRouter {
     if (l != null && l.numPartitions == numPartitions) {
       return l;
     }
-    l = computeLayout(Partitions.checkCount(numPartitions));
+    l = computeLayout(Partitions.checkTableCount(numPartitions, "SegmentRouter"));
     memo = l;
     return l;
   }
@@ -356,7 +389,8 @@ public final class SegmentRouter implements KeyRouter {
       double[] rest = new double[entries];
       int assigned = 0;
       for (int i = 0; i < entries; i++) {
-        double exact = n * (i < k ? weight[i] : sharedWeight) / total;
+        // share first: n * 1e308 would overflow to Infinity (an int count of 2^31-1)
+        double exact = n * ((i < k ? weight[i] : sharedWeight) / total);
         count[i] = (int) Math.floor(exact);
         rest[i] = exact - count[i];
         assigned += count[i];
@@ -376,7 +410,7 @@ public final class SegmentRouter implements KeyRouter {
         if (count[i] == 0) {
           throw new RoutingConfigException(WEIGHTS, weights, "segment '" + names[i]
               + "' gets 0 of the topic's " + n + " partitions (its share is "
-              + String.format(java.util.Locale.ROOT, "%.2f", n * weight[i] / total)
+              + String.format(java.util.Locale.ROOT, "%.2f", n * (weight[i] / total))
               + "); use more partitions or fewer segments");
         }
         seg[i] = rangeArray(next, next + count[i] - 1);
@@ -473,8 +507,17 @@ public final class SegmentRouter implements KeyRouter {
 
   private int segmentIndex(byte[] key, int offset, int length) {
     if (pattern != null) {
-      Matcher m = pattern.matcher(new String(key, offset, length, StandardCharsets.UTF_8));
-      if (!m.find() || m.group(1) == null) {
+      String text = new String(key, offset, length, StandardCharsets.UTF_8);
+      Matcher m = pattern.matcher(new BudgetedText(text));
+      boolean found;
+      try {
+        found = m.find();
+      } catch (BudgetedText.Exhausted e) {
+        throw new RoutingConfigException(REGEX, regex, "needed more than "
+            + BudgetedText.budget(text) + " steps on a key of " + text.length() + " chars"
+            + " (catastrophic backtracking); use a regex without nested or ambiguous repetition");
+      }
+      if (!found || m.group(1) == null) {
         return -1;
       }
       String tenant = m.group(1);
@@ -500,6 +543,55 @@ public final class SegmentRouter implements KeyRouter {
       }
     }
     return -1;
+  }
+
+  /**
+   * The key text seen by the regex, counting character reads so that a catastrophically
+   * backtracking regex fails the message instead of hanging the sending thread.
+   */
+  private static final class BudgetedText implements CharSequence {
+    private final String text;
+    private long left;
+
+    BudgetedText(String text) {
+      this.text = text;
+      this.left = budget(text);
+    }
+
+    static long budget(String text) {
+      return 1_000_000L + 64L * text.length();
+    }
+
+    @Override
+    public char charAt(int index) {
+      if (--left < 0) {
+        throw new Exhausted();
+      }
+      return text.charAt(index);
+    }
+
+    @Override
+    public int length() {
+      return text.length();
+    }
+
+    @Override
+    public CharSequence subSequence(int start, int end) {
+      return text.substring(start, end);
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+
+    static final class Exhausted extends RuntimeException {
+      private static final long serialVersionUID = 1L;
+
+      Exhausted() {
+        super(null, null, false, false);
+      }
+    }
   }
 
   @Override

@@ -143,15 +143,31 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
         LOG.debug("Skipping topic {}: no partition metadata", name);
         continue;
       }
-      int count = 0;
+      // Kafka numbers a topic's partitions 0..n-1. Broken metadata (gaps, negative or huge
+      // numbers) must not make us hand out a partition the topic does not have, nor size tables
+      // by a bogus number: assign only the gap-free prefix 0..count-1 and warn about the rest.
+      java.util.BitSet known = new java.util.BitSet();
       for (PartitionInfo pi : infos) {
-        count = Math.max(count, pi.partition() + 1);
+        if (pi != null && pi.partition() >= 0 && pi.partition() < infos.size()) {
+          known.set(pi.partition());
+        }
+      }
+      int count = known.nextClearBit(0);
+      if (count < infos.size()) {
+        LOG.warn("Topic {} metadata lists {} partitions but not all of 0..{}: assigning only"
+            + " partitions 0..{}", name, infos.size(), infos.size() - 1, count - 1);
+      }
+      if (count == 0) {
+        continue;
       }
       List<Set<String>> racks = new ArrayList<>();
       for (int p = 0; p < count; p++) {
         racks.add(new HashSet<>());
       }
       for (PartitionInfo pi : infos) {
+        if (pi == null || pi.partition() < 0 || pi.partition() >= count) {
+          continue;
+        }
         for (Node n : pi.replicas() == null ? new Node[0] : pi.replicas()) {
           if (n != null && n.hasRack()) {
             racks.get(pi.partition()).add(n.rack());

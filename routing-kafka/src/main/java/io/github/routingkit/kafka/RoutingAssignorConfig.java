@@ -1,5 +1,6 @@
 package io.github.routingkit.kafka;
 
+import io.github.routingkit.RoutingSpec;
 import io.github.routingkit.assignment.AssignableTopic;
 import io.github.routingkit.assignment.GroupMember;
 import java.util.Collections;
@@ -45,6 +46,10 @@ public final class RoutingAssignorConfig {
   /** {@code cooperative} (default: supports COOPERATIVE and EAGER) or {@code eager} (EAGER only). */
   public static final String REBALANCE_PROTOCOL = "routing.assignor.rebalance.protocol";
 
+  private static final java.util.Set<String> KNOWN = java.util.Collections.unmodifiableSet(
+      new java.util.TreeSet<>(java.util.List.of(WEIGHT, TOPIC_WEIGHTS, INSTANCE_WEIGHTS,
+          REBALANCE_PROTOCOL)));
+
   private final int weight;
   private final Map<String, Integer> topicWeights;
   private final Map<String, Integer> instanceWeights;
@@ -66,9 +71,17 @@ public final class RoutingAssignorConfig {
   /**
    * Reads the {@code routing.assignor.*} entries of {@code configs}.
    *
-   * @throws ConfigException naming the property, the value and the rule, for a bad value
+   * @throws ConfigException naming the property, the value and the rule, for a bad value or an
+   *     unknown {@code routing.assignor.*} key (a typo would otherwise go unnoticed)
    */
   public static RoutingAssignorConfig parse(Map<String, ?> configs) {
+    for (String key : configs.keySet()) {
+      if (key != null && key.startsWith(RoutingSpec.ASSIGNOR_PREFIX) && !KNOWN.contains(key)) {
+        // the write-side RoutingSpec skips routing.assignor.*, so a typo would go unnoticed
+        throw new ConfigException(key, configs.get(key),
+            "unknown property, known routing assignor properties are " + KNOWN);
+      }
+    }
     int weight = 1;
     Object w = configs.get(WEIGHT);
     if (w != null) {
@@ -116,6 +129,9 @@ public final class RoutingAssignorConfig {
 
   private static int parseInt(String key, Object value, int min, int max, String text) {
     try {
+      if (!text.matches("[0-9]+")) { // Integer.parseInt also takes '+' and other scripts' digits
+        throw new NumberFormatException(text);
+      }
       int v = Integer.parseInt(text);
       if (v >= min && v <= max) {
         return v;

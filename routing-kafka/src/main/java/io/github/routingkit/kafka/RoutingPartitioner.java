@@ -1,5 +1,6 @@
 package io.github.routingkit.kafka;
 
+import io.github.routingkit.HashRouter;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.RoutingSpec;
@@ -25,7 +26,10 @@ import org.apache.kafka.common.config.ConfigException;
  *
  * <p><b>Keyless records</b> ({@code keyBytes == null}) follow {@code routing.keyless} over the
  * topic's <em>available</em> partitions (those with a leader) when there are any, else over all
- * partitions, like the former {@code RoundRobinPartitioner}. (An empty key is a key: it is hashed.)
+ * partitions, like the former {@code RoundRobinPartitioner}. With segment or version layers the
+ * router places keyless records over all {@code n} partitions (so they stay in the shared range
+ * and never reach an exclusive segment), drawing again, up to {@code n} times, while its choice
+ * has no leader. (An empty key is a key: it is hashed.)
  *
  * <p>Returns a partition in {@code [0, n)}. Thread-safe: the producer may call it from any thread.
  */
@@ -37,12 +41,19 @@ public final class RoutingPartitioner implements Partitioner {
    * Reads the {@code routing.*} entries of the producer configs.
    *
    * @throws ConfigException naming the property, the value and the rule, for an unknown
-   *     {@code routing.*} key or a bad value
+   *     {@code routing.*} key or a bad value, or {@code routing.version.source=header} (a
+   *     {@code Partitioner} sees no headers)
    */
   @Override
   public void configure(Map<String, ?> configs) {
     try {
       RoutingSpec parsed = RoutingSpec.parse(configs);
+      String source = parsed.toMap().get(RoutingSpec.VERSION_SOURCE);
+      if ("header".equals(source)) {
+        throw new RoutingConfigException(RoutingSpec.VERSION_SOURCE, source, "cannot be used with"
+            + " Kafka: a Partitioner receives no record headers, so every record would silently"
+            + " take the default generation; use key-prefix");
+      }
       this.router = parsed.keyRouter();
       this.spec = parsed;
     } catch (RoutingConfigException e) {
@@ -72,7 +83,27 @@ public final class RoutingPartitioner implements Partitioner {
     if (available.isEmpty()) {
       return router.keylessPartition(n);
     }
-    return available.get(router.keylessPartition(available.size())).partition();
+    if (router instanceof HashRouter) {
+      return available.get(router.keylessPartition(available.size())).partition();
+    }
+    // A layered router (segments, versions) must place keyless records over the topic's real
+    // partition count: its layout for available.size() would be another topic's (keyless records
+    // leaking into an exclusive segment, or a range "beyond" the smaller count failing the send).
+    // Prefer an available partition among the router's own keyless choices.
+    int p = router.keylessPartition(n);
+    for (int tries = 1; tries < n && !isAvailable(available, p); tries++) {
+      p = router.keylessPartition(n);
+    }
+    return p;
+  }
+
+  private static boolean isAvailable(List<PartitionInfo> available, int partition) {
+    for (PartitionInfo pi : available) {
+      if (pi.partition() == partition) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Returns the spec in force (the defaults until {@link #configure} is called). */

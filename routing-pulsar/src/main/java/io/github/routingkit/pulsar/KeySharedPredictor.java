@@ -90,6 +90,12 @@ public final class KeySharedPredictor {
   /** The broker's default {@code subscriptionKeySharedConsistentHashingReplicaPoints}: 100. */
   public static final int DEFAULT_REPLICA_POINTS = 100;
 
+  /** The most points per consumer: the ring has {@value #HASH_RANGE_SIZE} slots. */
+  public static final int MAX_POINTS = HASH_RANGE_SIZE;
+
+  /** The most ring points over all joins (joins x points), bounding time and memory. */
+  static final long MAX_RING_WORK = 10_000_000L;
+
   /** The broker's sticky-key selectors. */
   public enum Selector {
     /** 4.x default: consistent hashing over slots {@code [1, 65535]}. */
@@ -195,8 +201,9 @@ public final class KeySharedPredictor {
    * ({@code subscriptionKeySharedConsistentHashingReplicaPoints}).
    *
    * @param consumers consumer names in join order
-   * @param points points per consumer, at least 1
-   * @throws IllegalArgumentException if {@code points < 1}
+   * @param points points per consumer, in [1, {@value #MAX_POINTS}]
+   * @throws IllegalArgumentException if {@code points} is outside [1, {@value #MAX_POINTS}] or
+   *     the consumers' joins times {@code points} exceed 10,000,000
    * @throws NullPointerException if the list or a name is null
    */
   public static KeySharedPredictor consistentHashing(List<String> consumers, int points) {
@@ -207,7 +214,8 @@ public final class KeySharedPredictor {
    * Consistent hashing in the classic persistent dispatcher
    * ({@code subscriptionKeySharedUseClassicPersistentImplementation=true}).
    *
-   * @throws IllegalArgumentException if {@code points < 1}
+   * @throws IllegalArgumentException if {@code points} is outside [1, {@value #MAX_POINTS}] or the
+   *     joins times {@code points} exceed 10,000,000
    * @throws NullPointerException if the list or a name is null
    */
   public static KeySharedPredictor consistentHashingClassic(List<String> consumers, int points) {
@@ -248,10 +256,11 @@ public final class KeySharedPredictor {
 
   private static KeySharedPredictor ofJoins(Selector selector, List<String> consumers, int points) {
     Objects.requireNonNull(consumers, "consumers");
-    if (selector != Selector.AUTO_SPLIT && points < 1) {
+    if (selector != Selector.AUTO_SPLIT && (points < 1 || points > MAX_POINTS)) {
       throw new IllegalArgumentException(
           "subscriptionKeySharedConsistentHashingReplicaPoints value was " + points
-              + ", must be at least 1");
+              + ", must be in [1, " + MAX_POINTS + "] (the ring has " + HASH_RANGE_SIZE
+              + " slots)");
     }
     List<Event> events = new ArrayList<>(consumers.size());
     for (String name : consumers) {
@@ -563,6 +572,13 @@ public final class KeySharedPredictor {
 
   /** Member ids are event indexes of joins; converted to consumer indexes at the end. */
   private static State replayRing(Selector selector, int points, List<Event> events) {
+    long joins = events.stream().filter(e -> e.join).count();
+    if (joins * points > MAX_RING_WORK) {
+      // each join hashes `points` ring points: Integer.MAX_VALUE points hung the caller
+      throw new IllegalArgumentException("ring of " + joins + " consumer joins x " + points
+          + " points = " + joins * points + " points, at most " + MAX_RING_WORK
+          + " are supported");
+    }
     TreeMap<Integer, List<Integer>> ring = new TreeMap<>(); // [selected, colliders...]
     Map<String, BitSet> usedNameIndexes = new HashMap<>();
     Map<Integer, Integer> nameIndexOf = new HashMap<>();

@@ -86,25 +86,33 @@ public final class RoutingMessageRouter implements MessageRouter {
   }
 
   private Object writeReplace() {
-    return new Proxy(spec.toString());
+    return new Proxy(spec.toString(), spec);
   }
 
   private void readObject(ObjectInputStream in) throws InvalidObjectException {
     throw new InvalidObjectException("RoutingMessageRouter is deserialized through its proxy");
   }
 
-  /** Serialized form: the spec's string form, re-parsed on deserialization. */
+  /** Serialized form: the spec (and its string form), re-validated on deserialization. */
   private static final class Proxy implements Serializable {
     private static final long serialVersionUID = 1L;
     private final String spec;
+    // the spec itself (re-validated through its own serialized form): a list value holding
+    // ", a.b=" cannot be told apart from the next pair in the string form
+    private final RoutingSpec specValue;
 
-    Proxy(String spec) {
+    Proxy(String spec, RoutingSpec specValue) {
       this.spec = spec;
+      this.specValue = specValue;
     }
 
     private Object readResolve() throws InvalidObjectException {
       try {
-        return new RoutingMessageRouter(RoutingSpec.parse(spec));
+        if (specValue != null && !specValue.toString().equals(spec)) {
+          throw new IllegalArgumentException("string form '" + spec + "' and spec '" + specValue
+              + "' differ");
+        }
+        return new RoutingMessageRouter(specValue != null ? specValue : RoutingSpec.parse(spec));
       } catch (RuntimeException e) {
         InvalidObjectException ex =
             new InvalidObjectException("corrupt RoutingMessageRouter: " + e.getMessage());

@@ -111,10 +111,13 @@ public final class DistributionReport {
     this.advice = advise();
   }
 
+  /** The most partitions a report counts (2^20, as the layered routers): per-partition tables. */
+  public static final int MAX_PARTITIONS = 1 << 20;
+
   /**
    * Returns a builder that routes keys with {@code router} over {@code numPartitions} partitions.
    *
-   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   * @throws IllegalArgumentException if {@code numPartitions} is outside [1, {@value #MAX_PARTITIONS}]
    * @throws NullPointerException if {@code router} is null
    */
   public static Builder builder(KeyRouter router, int numPartitions) {
@@ -374,9 +377,9 @@ public final class DistributionReport {
 
     private Builder(KeyRouter router, int numPartitions) {
       this.router = Objects.requireNonNull(router, "router");
-      if (numPartitions < 1) {
-        throw new IllegalArgumentException(
-            "numPartitions was " + numPartitions + ", must be at least 1");
+      if (numPartitions < 1 || numPartitions > MAX_PARTITIONS) {
+        throw new IllegalArgumentException("numPartitions was " + numPartitions
+            + ", must be in [1, " + MAX_PARTITIONS + "]");
       }
       this.counts = new long[numPartitions];
     }

@@ -27,8 +27,11 @@ final class AnalyzeCommand implements Callable<Integer> {
   @Mixin
   RouterOptions routerOptions;
 
+  /** The most partitions analyze lays out (per-partition tables; as the routers' 2^20 limit). */
+  static final int MAX_PARTITIONS = 1 << 20;
+
   @Option(names = "--partitions", paramLabel = "N", required = true,
-      description = "Partition count.")
+      description = "Partition count, 1 to 1048576.")
   int partitions;
 
   @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
@@ -57,8 +60,9 @@ final class AnalyzeCommand implements Callable<Integer> {
   public Integer call() {
     CommandLine cmd = spec.commandLine();
     input.validate(cmd);
-    if (partitions < 1) {
-      throw new ParameterException(cmd, "--partitions was " + partitions + ", must be at least 1");
+    if (partitions < 1 || partitions > MAX_PARTITIONS) {
+      throw new ParameterException(cmd, "--partitions was " + partitions + ", must be in [1, "
+          + MAX_PARTITIONS + "]");
     }
     if (!format.equals("text") && !format.equals("csv") && !format.equals("json")) {
       throw new ParameterException(cmd, "--format was '" + format + "', must be text, csv or json");

@@ -27,6 +27,8 @@ import picocli.CommandLine.ParameterException;
  */
 final class KeyInput {
   static final long PROGRESS_EVERY = 1_000_000;
+  /** Lines checked for NUL bytes, the sign of a binary file. */
+  static final long BINARY_CHECK_LINES = 1_000;
 
   @Option(names = "--keys", paramLabel = "FILE", required = true,
       description = "Key sample: one key per line, or TSV/CSV with a header; .gz is read"
@@ -119,9 +121,16 @@ final class KeyInput {
           String header = reader.readLine();
           lines++;
           if (header == null) {
-            return new Stats(0, 0, 0);
+            throw new InputException(file + " holds no keys (it is empty)");
           }
-          idx = indexes(split(stripBom(header), f));
+          List<String> names = split(stripBom(header), f);
+          idx = indexes(names);
+          for (int i : idx) {
+            if (i >= names.size()) {
+              throw new InputException("--column " + (i + 1) + " is beyond the " + names.size()
+                  + " column(s) of the header of " + file + " " + names);
+            }
+          }
         } else {
           idx = indexes(null);
         }
@@ -133,6 +142,11 @@ final class KeyInput {
         if (first) {
           line = stripBom(line);
           first = false;
+        }
+        if (lines <= BINARY_CHECK_LINES && line.indexOf('\u0000') >= 0) {
+          // a zip, parquet or other binary file read as text would "analyze" fine, exit 0
+          throw new InputException(file + " looks binary (a NUL byte on line " + lines
+              + "); give a text, TSV or CSV key sample (gzip is read directly)");
         }
         if (!quiet && lines % PROGRESS_EVERY == 0) {
           err.printf(Locale.ROOT, "routing: %,d lines read from %s%n", lines, file);
@@ -158,8 +172,17 @@ final class KeyInput {
       }
     } catch (NoSuchFileException e) {
       throw new InputException("cannot read " + file + ": no such file");
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw new InputException("cannot read " + file + ": permission denied");
     } catch (IOException | UncheckedIOException e) {
       throw new InputException("cannot read " + file + ": " + e.getMessage());
+    }
+    if (keys == 0) {
+      // an empty sample would "pass" any --fail-above check: refuse it
+      throw new InputException(file + " holds no keys" + (skipped > 0 ? " (all " + skipped
+          + " line(s) were blank or had too few columns" + (columns != null ? " for --column "
+          + columns.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","))
+          : "") + ")" : ""));
     }
     return new Stats(lines, keys, skipped);
   }

@@ -27,6 +27,17 @@ final class LoadChart {
     if (!name.endsWith(".svg") && !name.endsWith(".png")) {
       throw new ParameterException(cmd, "--chart was " + file + ", must end with .svg or .png");
     }
+    // checked before the sample is read, so a long run does not end in an unwritable path
+    Path parent = file.toAbsolutePath().getParent();
+    if (java.nio.file.Files.isDirectory(file)) {
+      throw new ParameterException(cmd, "--chart was " + file + ", which is a directory");
+    }
+    if (parent == null || !java.nio.file.Files.isDirectory(parent)) {
+      throw new ParameterException(cmd, "--chart was " + file + ", its directory does not exist");
+    }
+    if (!java.nio.file.Files.isWritable(parent)) {
+      throw new ParameterException(cmd, "--chart was " + file + ", its directory is not writable");
+    }
   }
 
   static void write(DistributionReport report, Path file, String sampleName) {
@@ -71,7 +82,9 @@ final class LoadChart {
         BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
       }
     } catch (IOException e) {
-      throw new KeyInput.InputException("cannot write --chart " + file + ": " + e.getMessage());
+      throw new KeyInput.InputException("cannot write --chart " + file + ": "
+          + (e instanceof java.nio.file.FileSystemException f && f.getReason() != null
+              ? f.getReason() : e.getClass().getSimpleName() + " " + e.getMessage()));
     }
   }
 

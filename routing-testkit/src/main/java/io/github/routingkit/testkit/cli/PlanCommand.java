@@ -99,6 +99,14 @@ final class PlanCommand implements Callable<Integer> {
     KeyRouter router = routerOptions.router(cmd);
     PrintWriter out = cmd.getOut();
     double writeRatio = peakWrite / partitionWrite;
+    double need = Math.max(writeRatio, peakConsume == null ? 0 : peakConsume / partitionConsume)
+        * headroom;
+    if (!(need <= MAX_PARTITIONS)) {
+      // before, the recommendation was silently capped at MAX_PARTITIONS: a wrong answer
+      throw new ParameterException(cmd, String.format(Locale.ROOT, "the rates need %.4g partitions"
+          + " with headroom, more than the %,d plan recommends; check the units of the peak and"
+          + " per-partition rates", need, MAX_PARTITIONS));
+    }
     out.printf(Locale.ROOT, "write     %,.0f msg/s peak / %,.0f msg/s per partition = %.2f partitions%n",
         peakWrite, partitionWrite, writeRatio);
     double ratio = writeRatio;
@@ -114,6 +122,7 @@ final class PlanCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "headroom  %.2f x %.2f = %.2f -> %d partitions%n", ratio, headroom,
         ratio * headroom, n);
     boolean hotKeyBlocks = false;
+    boolean capped = false;
     if (input != null) {
       for (int round = 0; round < 20; round++) {
         DistributionReport report = measure(input, router, n, cmd);
@@ -142,13 +151,18 @@ final class PlanCommand implements Callable<Integer> {
         if (needed <= n) {
           break;
         }
+        if (ratio * headroom * skew > MAX_PARTITIONS) {
+          capped = true;
+        }
         out.printf(Locale.ROOT, "adjust    %.2f x %.2f x %.4f = %.2f -> %d partitions%n", ratio,
             headroom, skew, ratio * headroom * skew, needed);
         n = needed;
       }
     }
-    out.printf(Locale.ROOT, "%nrecommendation: %d partitions%s%n", n,
-        hotKeyBlocks ? " (not enough while the hot key stays on one partition)" : "");
+    out.printf(Locale.ROOT, "%nrecommendation: %d partitions%s%s%n", n,
+        hotKeyBlocks ? " (not enough while the hot key stays on one partition)" : "",
+        capped ? String.format(Locale.ROOT, " (capped: the skew asks for more than %,d)",
+            MAX_PARTITIONS) : "");
     out.flush();
     return 0;
   }

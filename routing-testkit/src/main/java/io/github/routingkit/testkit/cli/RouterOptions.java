@@ -42,8 +42,14 @@ final class RouterOptions {
       Properties p = new Properties();
       try (Reader r = Files.newBufferedReader(spec, StandardCharsets.UTF_8)) {
         p.load(r);
+      } catch (java.nio.charset.CharacterCodingException e) {
+        throw new KeyInput.InputException("cannot read --spec " + spec + ": not UTF-8 text");
+      } catch (java.nio.file.NoSuchFileException e) {
+        throw new KeyInput.InputException("cannot read --spec " + spec + ": no such file");
       } catch (IOException e) {
         throw new KeyInput.InputException("cannot read --spec " + spec + ": " + e.getMessage());
+      } catch (IllegalArgumentException e) { // Properties.load: a malformed unicode escape
+        throw new KeyInput.InputException("bad --spec " + spec + ": " + e.getMessage());
       }
       try {
         return RoutingSpec.parse(p).keyRouter();

@@ -56,9 +56,22 @@ public final class RoutingCli implements Runnable {
         err.flush();
         return EXIT_USAGE;
       }
+      if (ex instanceof java.io.UncheckedIOException) {
+        err.println("routing: " + oneLine(ex.getMessage()));
+        err.flush();
+        return EXIT_USAGE;
+      }
       throw ex;
     });
-    int code = cmd.execute(args);
+    int code;
+    try {
+      code = cmd.execute(args);
+    } catch (OutOfMemoryError e) {
+      err.println("routing: out of memory (a huge line or sample?); give the JVM more heap with"
+          + " -Xmx or lower --exact-keys");
+      err.flush();
+      return EXIT_USAGE;
+    }
     out.flush();
     err.flush();
     return code;
