@@ -18,11 +18,12 @@ import java.io.Serializable;
  * candidates); every other key is still routed purely.
  *
  * <p><b>Thread-safety.</b> Implementations are immutable apart from the keyless policy's state,
- * thread-safe, and {@link Serializable}. Keyed routing of a {@code byte[]} key allocates nothing.
+ * thread-safe, and {@link Serializable}. Keyed routing of a {@code byte[]} key allocates nothing;
+ * a String key may be encoded to UTF-8 once (see {@link HashScheme}).
  *
  * <p><b>String keys.</b> {@link #partition(CharSequence, int)} routes the UTF-8 encoding of the
  * characters (exactly what {@code String.getBytes(StandardCharsets.UTF_8)} produces, including the
- * {@code '?'} substitution for unpaired surrogates) without materializing it, so a String key and
+ * {@code '?'} substitution for unpaired surrogates), so a String key and
  * its UTF-8 bytes land on the same partition. The platform charset is never used. One exception:
  * {@link HashScheme#PULSAR_JAVA_STRING} is defined on UTF-16 text (as Pulsar hashes
  * {@code String.hashCode()}), so a String holding an unpaired surrogate and its UTF-8 bytes (where

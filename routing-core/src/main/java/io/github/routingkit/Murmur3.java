@@ -3,6 +3,7 @@ package io.github.routingkit;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 
 /**
  * MurmurHash3 x86_32 with seed 0 (Austin Appleby's reference algorithm), the function behind
@@ -16,6 +17,7 @@ final class Murmur3 {
   private static final VarHandle INT_LE =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
+  @SuppressWarnings("fallthrough") // the tail cases fold 3, 2, 1 bytes as the reference does
   static int hash(byte[] data, int offset, int length) {
     int h = 0;
     int end4 = offset + (length & ~3);
@@ -40,9 +42,19 @@ final class Murmur3 {
     return fmix(h ^ length);
   }
 
-  /** Hashes the UTF-8 encoding of {@code s} without materializing it. */
+  /**
+   * Hashes the UTF-8 encoding of {@code s}. A String of at most {@link Utf8#ENCODE_ABOVE} chars is
+   * hashed from its chars in one pass without allocating; a longer one is encoded with
+   * {@code getBytes(UTF_8)} and hashed a word at a time, which is faster for long keys on the JDK
+   * (its encoder is an intrinsic; a char loop cannot read words). Other CharSequences are encoded
+   * on the fly. All three give the hash of {@code s.toString().getBytes(UTF_8)}.
+   */
   static int hash(CharSequence s) {
     if (s instanceof String) {
+      if (s.length() > Utf8.ENCODE_ABOVE) {
+        byte[] utf8 = ((String) s).getBytes(StandardCharsets.UTF_8);
+        return hash(utf8, 0, utf8.length);
+      }
       int h = hashAscii((String) s);
       if (h != NOT_ASCII) {
         return h;
@@ -58,6 +70,7 @@ final class Murmur3 {
    * The common case, in one pass: assumes every char is ASCII (so the UTF-8 bytes are the chars
    * themselves) and returns {@link #NOT_ASCII} if the assumption turns out false.
    */
+  @SuppressWarnings("fallthrough")
   private static int hashAscii(String s) {
     int n = s.length();
     int seen = 0;

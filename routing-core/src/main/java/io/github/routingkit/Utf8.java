@@ -8,6 +8,14 @@ package io.github.routingkit;
 final class Utf8 {
   private Utf8() {}
 
+  /**
+   * Longest String (in chars) that the murmur schemes hash straight from its chars without
+   * allocating. Past it, {@code getBytes(UTF_8)} plus word-at-a-time hashing is faster on JDK 17
+   * (measured in routing-benchmarks' KeyedStringBenchmark: the char loop and the encode-then-hash
+   * path cross at about 25 ASCII chars).
+   */
+  static final int ENCODE_ABOVE = 24;
+
   /** Replacement byte the JDK writes for an unpaired surrogate. */
   static final int REPLACEMENT = '?';
 

@@ -20,16 +20,11 @@ import org.junit.jupiter.api.Test;
 /** Jump placement: consistency on the shipped real sample and as a property. */
 class JumpPlacementTest {
 
-  static final Path NPM = Path.of("/work/shared/data/npm-package-names-200k.txt.gz");
-
-  static List<byte[]> npmKeys() throws IOException {
-    Assumptions.assumeTrue(Files.isReadable(NPM), "real sample not present: " + NPM);
+  /** The 200,000 real npm names of the shared data set, found as {@link SampleKeys} finds them. */
+  static List<byte[]> npmKeys() {
     List<byte[]> keys = new ArrayList<>(200_000);
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(
-        new GZIPInputStream(Files.newInputStream(NPM)), StandardCharsets.UTF_8))) {
-      for (String line; (line = r.readLine()) != null; ) {
-        keys.add(line.getBytes(StandardCharsets.UTF_8));
-      }
+    for (String name : SampleKeys.npmNames()) {
+      keys.add(name.getBytes(StandardCharsets.UTF_8));
     }
     return keys;
   }

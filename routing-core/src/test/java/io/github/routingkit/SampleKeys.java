@@ -72,6 +72,11 @@ final class SampleKeys {
     return dir;
   }
 
+  /** The npm package names of the shared data set (fails, never skips, if it is missing). */
+  static List<String> npmNames() {
+    return npmNames(dataDir());
+  }
+
   private static List<String> npmNames(Path dir) {
     List<String> out = new ArrayList<>(200_000);
     for (String line : lines(dir.resolve(NPM))) {
