@@ -18,9 +18,10 @@ import java.util.zip.GZIPInputStream;
  * {@code country/admin1/name} of world cities (120,000, many non-ASCII). Found by walking up from
  * the module directory to the first ancestor holding {@code shared/data} (CI: {@code shared/} beside
  * the clone; here: {@code ../../shared/data} from a module), or at {@code -Droutingkit.shared.data}.
- * Absent data fails the test with a message saying where it looked, never skips it.
+ * Absent data fails the test with a message saying where it looked, never skips it. Shared with
+ * the adapters' tests through routing-core's test-jar.
  */
-final class SampleKeys {
+public final class SampleKeys {
   static final String NPM = "npm-package-names-200k.txt.gz";
   static final String CITIES = "geonames-cities-120k.tsv.gz";
 
@@ -29,7 +30,7 @@ final class SampleKeys {
   private SampleKeys() {}
 
   /** Every npm name, then every city key; loaded once per JVM, unmodifiable. */
-  static List<String> all() {
+  public static List<String> all() {
     List<String> keys = all;
     if (keys == null) {
       synchronized (SampleKeys.class) {
@@ -46,7 +47,7 @@ final class SampleKeys {
     return keys;
   }
 
-  static Path dataDir() {
+  public static Path dataDir() {
     String override = System.getProperty("routingkit.shared.data");
     if (override != null) {
       return requireData(Paths.get(override));
@@ -73,7 +74,7 @@ final class SampleKeys {
   }
 
   /** The npm package names of the shared data set (fails, never skips, if it is missing). */
-  static List<String> npmNames() {
+  public static List<String> npmNames() {
     return npmNames(dataDir());
   }
 

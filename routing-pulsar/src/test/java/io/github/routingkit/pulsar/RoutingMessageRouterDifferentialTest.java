@@ -1,5 +1,6 @@
 package io.github.routingkit.pulsar;
 
+import io.github.routingkit.SampleKeys;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;

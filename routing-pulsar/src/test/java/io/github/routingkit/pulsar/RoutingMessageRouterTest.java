@@ -1,5 +1,6 @@
 package io.github.routingkit.pulsar;
 
+import io.github.routingkit.SampleKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
