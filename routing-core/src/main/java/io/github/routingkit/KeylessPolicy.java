@@ -19,7 +19,25 @@ public enum KeylessPolicy {
   ROUND_ROBIN("round-robin") {
     @Override
     Chooser newChooser() {
-      return new RoundRobin();
+      return new RoundRobin(1);
+    }
+  },
+
+  /**
+   * Sticky round-robin: keyless messages fill one partition for {@value #STICKY_RUN} consecutive
+   * messages (counted across all threads using the router), then move on to the next partition in
+   * order. The producer can then batch them: per-message round-robin leaves every batch nearly
+   * empty, the problem kafka-clients' sticky partitioning (KIP-480) solved, and the reason
+   * pulsar-client's RoundRobin router switches partition only per batching time window. Over any
+   * whole cycle of {@code STICKY_RUN × n} messages every partition gets exactly
+   * {@code STICKY_RUN}; at any moment counts differ by at most {@code STICKY_RUN}. Unlike
+   * kafka-clients' built-in, it does not react to batch completion or broker load (kafka-clients
+   * 4.x gives partitioners no batch events).
+   */
+  STICKY("sticky") {
+    @Override
+    Chooser newChooser() {
+      return new RoundRobin(STICKY_RUN);
     }
   },
 
@@ -33,6 +51,9 @@ public enum KeylessPolicy {
       return numPartitions -> ThreadLocalRandom.current().nextInt(numPartitions);
     }
   };
+
+  /** Consecutive keyless messages {@link #STICKY} sends to one partition before moving on. */
+  public static final int STICKY_RUN = 64;
 
   private final String id;
 
@@ -86,9 +107,17 @@ public enum KeylessPolicy {
     @SuppressWarnings("unused")
     private long q00, q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15;
 
+    /** Messages per partition before moving on: 1 for round-robin, {@link #STICKY_RUN} sticky. */
+    private final long run;
+
+    RoundRobin(long run) {
+      this.run = run;
+    }
+
     @Override
     public int choose(int numPartitions) {
-      return (int) Math.floorMod((long) VALUE.getAndAdd(this, 1L), (long) numPartitions);
+      long ticket = (long) VALUE.getAndAdd(this, 1L);
+      return (int) Math.floorMod(Math.floorDiv(ticket, run), (long) numPartitions);
     }
 
     /** Visible for tests: positions the counter, e.g. just before a 32-bit overflow. */

@@ -41,7 +41,7 @@ import java.util.regex.Pattern;
  *   <tr><td>{@value #PLACEMENT}</td><td>{@code native | modulo | jump}</td><td>{@code native}</td>
  *       <td>the scheme's native {@link Placement}, its modulo placement
  *       ({@link HashScheme#moduloPlacement()}), or {@link Placement#JUMP}</td></tr>
- *   <tr><td>{@value #KEYLESS}</td><td>{@code round-robin | random}</td><td>{@code round-robin}</td>
+ *   <tr><td>{@value #KEYLESS}</td><td>{@code round-robin | sticky | random}</td><td>{@code round-robin}</td>
  *       <td>the {@link KeylessPolicy} for messages without a key</td></tr>
  *   <tr><td>{@value #SEGMENT_RANGES}</td><td>{@code name:from-to,...}</td><td>none</td>
  *       <td>explicit segment ranges ({@link SegmentRouter}); exclusive with weights</td></tr>
@@ -119,7 +119,7 @@ public final class RoutingSpec implements Serializable {
   public static final String ASSIGNOR_PREFIX = "routing.assignor.";
   /** The hash scheme: {@code kafka-murmur2} (default) or another {@link HashScheme#id()}. */
   public static final String SCHEME = "routing.scheme";
-  /** The keyless policy: {@code round-robin} (default) or {@code random}. */
+  /** The keyless policy: {@code round-robin} (default), {@code sticky} or {@code random}. */
   public static final String KEYLESS = "routing.keyless";
   /** The placement: {@code native} (default), {@code modulo} or {@code jump}. */
   public static final String PLACEMENT = "routing.placement";

@@ -159,7 +159,7 @@ class HostileFuzzProperties {
         Arbitraries.of("v1", "v2", "v9").map(s -> "routing.version.default=" + s),
         Arbitraries.of("kafka-murmur2", "xxh3-64", "bogus").map(s -> "routing.scheme=" + s),
         Arbitraries.of("native", "jump", "modulo").map(s -> "routing.placement=" + s),
-        Arbitraries.of("round-robin", "random").map(s -> "routing.keyless=" + s));
+        Arbitraries.of("round-robin", "sticky", "random").map(s -> "routing.keyless=" + s));
     return entry.list().ofMaxSize(6).uniqueElements(e -> e.substring(0, e.indexOf('=')))
         .map(l -> String.join(", ", l));
   }

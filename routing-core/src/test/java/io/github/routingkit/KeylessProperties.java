@@ -81,6 +81,47 @@ class KeylessProperties {
     assertThat(max - min).as("max - min over %d partitions", n).isLessThanOrEqualTo(1);
   }
 
+  @Property(tries = 30)
+  void stickyFillsRunsOfSixtyFourAndBalancesEveryCycleUnder8Threads(
+      @ForAll @IntRange(min = 1, max = 200) int n,
+      @ForAll @IntRange(min = 1, max = 3) int cycles) throws Exception {
+    KeyRouter router = HashRouter.of(HashScheme.KAFKA_MURMUR2, KeylessPolicy.STICKY);
+    int run = KeylessPolicy.STICKY_RUN;
+    long total = (long) cycles * run * n;
+    AtomicLongArray counts = new AtomicLongArray(n);
+    java.util.concurrent.atomic.AtomicLong left = new java.util.concurrent.atomic.AtomicLong(total);
+    CountDownLatch start = new CountDownLatch(1);
+    List<Future<?>> done = new ArrayList<>();
+    for (int t = 0; t < THREADS; t++) {
+      done.add(pool.submit(() -> {
+        start.await();
+        while (left.getAndDecrement() > 0) {
+          counts.incrementAndGet(router.keylessPartition(n));
+        }
+        return null;
+      }));
+    }
+    start.countDown();
+    for (Future<?> f : done) {
+      f.get(30, TimeUnit.SECONDS);
+    }
+    // every ticket is taken exactly once, so whole cycles are exactly balanced
+    for (int p = 0; p < n; p++) {
+      assertThat(counts.get(p)).as("partition %d of %d", p, n).isEqualTo((long) cycles * run);
+    }
+  }
+
+  @Example
+  void stickyMovesToTheNextPartitionAfterEachRun() {
+    KeylessPolicy.RoundRobin sticky = (KeylessPolicy.RoundRobin) KeylessPolicy.STICKY.newChooser();
+    int n = 5;
+    for (int i = 0; i < 3 * KeylessPolicy.STICKY_RUN * n; i++) {
+      assertThat(sticky.choose(n)).as("message %d", i).isEqualTo((i / KeylessPolicy.STICKY_RUN) % n);
+    }
+    assertThat(RoutingSpec.parse(java.util.Map.of(RoutingSpec.KEYLESS, "sticky")).keyless())
+        .isEqualTo(KeylessPolicy.STICKY);
+  }
+
   @Property(tries = 200)
   void roundRobinCyclesAcrossTheIntBoundaries(
       @ForAll @IntRange(min = 1, max = 1000) int n,

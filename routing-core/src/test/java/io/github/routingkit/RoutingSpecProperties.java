@@ -151,11 +151,11 @@ class RoutingSpecProperties {
   @Example
   void exceptionIsAnIllegalArgumentExceptionWithParts() {
     RoutingConfigException e = catchThrowableOfType(RoutingConfigException.class,
-        () -> RoutingSpec.parse(Map.of(RoutingSpec.KEYLESS, "sticky")));
+        () -> RoutingSpec.parse(Map.of(RoutingSpec.KEYLESS, "uniform")));
     assertThat(e).isInstanceOf(IllegalArgumentException.class);
     assertThat(e.property()).isEqualTo(RoutingSpec.KEYLESS);
-    assertThat(e.value()).isEqualTo("sticky");
-    assertThat(e.rule()).contains("round-robin", "random");
+    assertThat(e.value()).isEqualTo("uniform");
+    assertThat(e.rule()).contains("round-robin", "sticky", "random");
   }
 
   private static void assertNames(
@@ -177,7 +177,7 @@ class RoutingSpecProperties {
         Arbitraries.strings().all().ofMaxLength(20),
         Arbitraries.strings().alpha().withChars('-', ' ').ofMaxLength(20),
         Arbitraries.of("", " ", "murmur2", "kafka_murmur2", "KAFKA_MURMUR2", "Kafka-Murmur2",
-            "pulsar-murmur3 x", "round_robin", "ROUND_ROBIN", "sticky", "null", "0", "random,"));
+            "pulsar-murmur3 x", "round_robin", "ROUND_ROBIN", "sticky-batch", "null", "0", "random,"));
   }
 
   @Provide

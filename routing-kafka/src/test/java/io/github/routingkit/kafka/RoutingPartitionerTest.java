@@ -156,7 +156,7 @@ class RoutingPartitionerTest {
   @CsvSource(delimiter = '|', value = {
       "routing.scheme | murmur2",
       "routing.scheme | KAFKA_MURMUR2",
-      "routing.keyless | sticky",
+      "routing.keyless | sticky-batch",
       "routing.keyless | ''",
       "routing.shceme | kafka-murmur2",
   })
