@@ -389,7 +389,8 @@ public final class HotKeyRouter implements KeyRouter {
   }
 
   /** {@link #partition(byte[], byte[], int)} of a key's range, without copying it. */
-  int partition(byte[] key, int offset, int length, byte[] value, int numPartitions) {
+  @Override
+  public int partition(byte[] key, int offset, int length, byte[] value, int numPartitions) {
     Objects.checkFromIndexSize(offset, length, key.length);
     return route(key, offset, length, value, numPartitions);
   }

@@ -83,6 +83,28 @@ public interface KeyRouter extends Serializable {
   }
 
   /**
+   * Returns the partition of a message whose key is {@code length} bytes of {@code key} from
+   * {@code offset}, with the given value: equal to
+   * {@code partition(Arrays.copyOfRange(key, offset, offset + length), value, numPartitions)}.
+   * Routers that read the value override it to avoid the copy; for the others it is
+   * {@link #partition(byte[], int, int, int)}. Composed routers use it to hand a key's range (a
+   * version prefix stripped, a tenant's key) down the chain.
+   *
+   * @return a partition in {@code [0, numPartitions)}
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   * @throws NullPointerException if {@code key} is null
+   * @throws IndexOutOfBoundsException if the range is not within {@code key}
+   */
+  default int partition(byte[] key, int offset, int length, byte[] value, int numPartitions) {
+    if (!needsValue()) {
+      return partition(key, offset, length, numPartitions);
+    }
+    java.util.Objects.checkFromIndexSize(offset, length, key.length);
+    return partition(java.util.Arrays.copyOfRange(key, offset, offset + length), value,
+        numPartitions);
+  }
+
+  /**
    * Returns whether {@link #partition(byte[], byte[], int)} can depend on the value, so an adapter
    * whose client must copy the value to hand it over (Pulsar's {@code Message#getData()}) can skip
    * that when it is not needed. False unless a {@link HotKeyRouter} with {@code value-hash} choice is

@@ -18,26 +18,6 @@ final class Partitions {
   }
 
   /**
-   * Returns {@code r.partition(copyOfRange(key, offset, offset + length), value, n)} without the
-   * copy for the routers of this package (the composed routers pass a key's range down: a version
-   * prefix stripped, a segment's key): a router that does not read the value routes the range, a
-   * {@link HotKeyRouter} or {@link SegmentRouter} takes the range and the value; only another
-   * router that reads the value gets a copy.
-   */
-  static int ofRange(KeyRouter r, byte[] key, int offset, int length, byte[] value, int n) {
-    if (!r.needsValue()) {
-      return r.partition(key, offset, length, n);
-    }
-    if (r instanceof HotKeyRouter) {
-      return ((HotKeyRouter) r).partition(key, offset, length, value, n);
-    }
-    if (r instanceof SegmentRouter) {
-      return ((SegmentRouter) r).partition(key, offset, length, value, n);
-    }
-    return r.partition(java.util.Arrays.copyOfRange(key, offset, offset + length), value, n);
-  }
-
-  /**
    * The largest partition count of the layers that keep per-partition tables ({@link SegmentRouter}
    * layouts, {@link HotKeyRouter} loads): 2^20 = 1,048,576, far above any real Kafka or Pulsar
    * topic, and small enough that the tables cannot exhaust the heap or overflow an array size.

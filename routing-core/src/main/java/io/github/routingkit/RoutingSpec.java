@@ -364,21 +364,19 @@ public final class RoutingSpec implements Serializable {
   }
 
   private static HashScheme parseScheme(String property, String value, Object raw) {
-    for (HashScheme s : HashScheme.values()) {
-      if (s.id().equals(value)) {
-        return s;
-      }
+    try {
+      return HashScheme.fromId(value);
+    } catch (IllegalArgumentException e) {
+      throw new RoutingConfigException(property, raw, "must be one of " + HashScheme.ids());
     }
-    throw new RoutingConfigException(property, raw, "must be one of " + HashScheme.ids());
   }
 
   private static KeylessPolicy parseKeyless(String value, Object raw) {
-    for (KeylessPolicy p : KeylessPolicy.values()) {
-      if (p.id().equals(value)) {
-        return p;
-      }
+    try {
+      return KeylessPolicy.fromId(value);
+    } catch (IllegalArgumentException e) {
+      throw new RoutingConfigException(KEYLESS, raw, "must be one of " + KeylessPolicy.ids());
     }
-    throw new RoutingConfigException(KEYLESS, raw, "must be one of " + KeylessPolicy.ids());
   }
 
   // --- layer validation and construction ---------------------------------------------------------

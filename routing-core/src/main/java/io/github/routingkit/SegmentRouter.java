@@ -619,10 +619,11 @@ public final class SegmentRouter implements KeyRouter {
   }
 
   /** {@link #partition(byte[], byte[], int)} of a key's range, without copying it. */
-  int partition(byte[] key, int offset, int length, byte[] value, int numPartitions) {
+  @Override
+  public int partition(byte[] key, int offset, int length, byte[] value, int numPartitions) {
     Objects.checkFromIndexSize(offset, length, key.length);
     int[] range = rangeOf(key, offset, length, numPartitions);
-    return range[Partitions.ofRange(inner, key, offset, length, value, range.length)];
+    return range[inner.partition(key, offset, length, value, range.length)];
   }
 
   private int[] rangeOf(byte[] key, int offset, int length, int numPartitions) {

@@ -323,7 +323,7 @@ public final class VersionedRouter implements KeyRouter {
       for (int i = 0; i < gens.length; i++) {
         if (Arrays.equals(versionBytes[i], 0, versionBytes[i].length, key, 0, sep)) {
           int restStart = sep + separatorBytes.length;
-          return Partitions.ofRange(gens[i].router(), key, restStart, key.length - restStart,
+          return gens[i].router().partition(key, restStart, key.length - restStart,
               value, gens[i].countFor(numPartitions)); // no copy of the rest
         }
       }
