@@ -1,16 +1,16 @@
 package io.github.routingkit;
 
+import static io.github.routingkit.TestSerialization.deserialize;
+import static io.github.routingkit.TestSerialization.replace;
+import static io.github.routingkit.TestSerialization.roundTrip;
+import static io.github.routingkit.TestSerialization.serialize;
+
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InvalidObjectException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -198,39 +198,4 @@ class HashRouterProperties {
         Arbitraries.of(0, -1, Integer.MIN_VALUE));
   }
 
-  @SuppressWarnings("unchecked")
-  static <T extends Serializable> T roundTrip(T value) throws IOException, ClassNotFoundException {
-    return (T) deserialize(serialize(value));
-  }
-
-  static byte[] serialize(Object value) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(value);
-    }
-    return bytes.toByteArray();
-  }
-
-  static Object deserialize(byte[] bytes) throws IOException, ClassNotFoundException {
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
-      return in.readObject();
-    }
-  }
-
-  /** Replaces the first occurrence of a same-length ASCII string in a serialized stream. */
-  static void replace(byte[] bytes, String from, String to) {
-    byte[] f = from.getBytes(UTF_8);
-    byte[] t = to.getBytes(UTF_8);
-    outer:
-    for (int i = 0; i + f.length <= bytes.length; i++) {
-      for (int j = 0; j < f.length; j++) {
-        if (bytes[i + j] != f[j]) {
-          continue outer;
-        }
-      }
-      System.arraycopy(t, 0, bytes, i, t.length);
-      return;
-    }
-    throw new AssertionError(from + " not in the serialized form");
-  }
 }

@@ -1,13 +1,12 @@
 package io.github.routingkit;
 
+import static io.github.routingkit.TestSerialization.deserialize;
+import static io.github.routingkit.TestSerialization.serialize;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.InvalidObjectException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -223,20 +222,6 @@ class HostileSpecTest {
           }
         }
       }
-    }
-  }
-
-  static byte[] serialize(Object o) throws Exception {
-    ByteArrayOutputStream bos = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bos)) {
-      out.writeObject(o);
-    }
-    return bos.toByteArray();
-  }
-
-  static Object deserialize(byte[] b) throws Exception {
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b))) {
-      return in.readObject();
     }
   }
 

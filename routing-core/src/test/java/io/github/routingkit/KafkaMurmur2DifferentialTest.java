@@ -166,26 +166,12 @@ class KafkaMurmur2DifferentialTest {
     return checked;
   }
 
-  private static String hex(byte[] b) {
-    StringBuilder sb = new StringBuilder("bytes[");
-    for (int i = 0; i < Math.min(b.length, 64); i++) {
-      sb.append(String.format("%02x", b[i] & 0xFF));
-    }
-    return sb.append(b.length > 64 ? "...] (" + b.length + " bytes)" : "]").toString();
-  }
-
   /** Describes a failing key: the label if there is one, else the bytes in hex. */
   private static String describe(Object label, byte[] bytes) {
-    return label == null ? hex(bytes) : describe(label);
+    return label == null ? KeyText.hex(bytes) : describe(label);
   }
 
   private static String describe(Object key) {
-    String s = String.valueOf(key);
-    StringBuilder sb = new StringBuilder("\"");
-    for (int i = 0; i < Math.min(s.length(), 80); i++) {
-      char c = s.charAt(i);
-      sb.append(c >= 0x20 && c < 0x7f ? String.valueOf(c) : String.format("\\u%04x", (int) c));
-    }
-    return sb.append(s.length() > 80 ? "...\" (" + s.length() + " chars)" : "\"").toString();
+    return KeyText.describe(String.valueOf(key));
   }
 }

@@ -1,5 +1,8 @@
 package io.github.routingkit.pulsar;
 
+import static io.github.routingkit.KeyText.describe;
+import static io.github.routingkit.KeyText.hex;
+
 import io.github.routingkit.SampleKeys;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -242,20 +245,4 @@ class RoutingMessageRouterDifferentialTest {
         "keykeykeykeykey1", "keykeykey2", "k1", "key01");
   }
 
-  private static String hex(byte[] b) {
-    StringBuilder sb = new StringBuilder("bytes[");
-    for (int i = 0; i < Math.min(b.length, 64); i++) {
-      sb.append(String.format("%02x", b[i] & 0xFF));
-    }
-    return sb.append(b.length > 64 ? "...] (" + b.length + " bytes)" : "]").toString();
-  }
-
-  private static String describe(String s) {
-    StringBuilder sb = new StringBuilder("\"");
-    for (int i = 0; i < Math.min(s.length(), 80); i++) {
-      char c = s.charAt(i);
-      sb.append(c >= 0x20 && c < 0x7f ? String.valueOf(c) : String.format("\\u%04x", (int) c));
-    }
-    return sb.append(s.length() > 80 ? "...\" (" + s.length() + " chars)" : "\"").toString();
-  }
 }

@@ -1,5 +1,10 @@
 package io.github.routingkit.pulsar;
 
+import static io.github.routingkit.TestSerialization.deserialize;
+import static io.github.routingkit.TestSerialization.replace;
+import static io.github.routingkit.TestSerialization.roundTrip;
+import static io.github.routingkit.TestSerialization.serialize;
+
 import io.github.routingkit.SampleKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,12 +13,7 @@ import io.github.routingkit.HashRouter;
 import io.github.routingkit.HashScheme;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingSpec;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.InvalidObjectException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -128,38 +128,4 @@ class RoutingMessageRouterTest {
         .isInstanceOf(NullPointerException.class);
   }
 
-  static RoutingMessageRouter roundTrip(RoutingMessageRouter router)
-      throws IOException, ClassNotFoundException {
-    return (RoutingMessageRouter) deserialize(serialize(router));
-  }
-
-  static byte[] serialize(Object value) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(value);
-    }
-    return bytes.toByteArray();
-  }
-
-  static Object deserialize(byte[] bytes) throws IOException, ClassNotFoundException {
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
-      return in.readObject();
-    }
-  }
-
-  static void replace(byte[] bytes, String from, String to) {
-    byte[] f = from.getBytes(StandardCharsets.UTF_8);
-    byte[] t = to.getBytes(StandardCharsets.UTF_8);
-    outer:
-    for (int i = 0; i + f.length <= bytes.length; i++) {
-      for (int j = 0; j < f.length; j++) {
-        if (bytes[i + j] != f[j]) {
-          continue outer;
-        }
-      }
-      System.arraycopy(t, 0, bytes, i, t.length);
-      return;
-    }
-    throw new AssertionError(from + " not in the serialized form");
-  }
 }
