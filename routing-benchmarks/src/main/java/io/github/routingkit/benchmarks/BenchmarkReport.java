@@ -39,6 +39,7 @@ public final class BenchmarkReport {
     BASELINES.put("KeyedBytesBenchmark.routingPulsarMurmur3", "kafkaBuiltIn");
     BASELINES.put("KeyedBytesBenchmark.routingPulsarJavaString", "kafkaBuiltIn");
     BASELINES.put("KeyedStringBenchmark.routingKafkaMurmur2", "kafkaGetBytesMurmur2");
+    BASELINES.put("KeyedStringBenchmark.encodedBytesFloorMurmur2", "kafkaGetBytesMurmur2");
     BASELINES.put("KeyedStringBenchmark.routingPulsarMurmur3", "pulsarMurmur3");
     BASELINES.put("KeyedStringBenchmark.routingPulsarJavaStringFresh", "pulsarJavaStringFresh");
     BASELINES.put("AdapterBenchmark.kafkaRoutingPartitioner", "kafkaBuiltIn");

@@ -83,6 +83,16 @@ public class KeyedStringBenchmark {
     return murmur3.partition(key(), partitions);
   }
 
+  /**
+   * The floor for any String path that must stay bit-exact with murmur2: the same keys already
+   * encoded, hashed a word at a time with nothing to encode. No String arm can beat it, so its
+   * ratio to {@link #kafkaGetBytesMurmur2} bounds what a String target can ask for.
+   */
+  @Benchmark
+  public int encodedBytesFloorMurmur2() {
+    return kafka.partition(pool.bytes[next++ & KeyPool.MASK], partitions);
+  }
+
   /** Cost of building the fresh String alone, paid by both *Fresh arms. */
   @Benchmark
   public String freshStringOnly() {
