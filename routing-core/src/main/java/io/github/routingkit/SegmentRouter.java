@@ -60,10 +60,12 @@ import java.util.regex.PatternSyntaxException;
  * partition count re-lays weighted segments and moves most keys; changing the specification moves
  * the keys of every segment whose range changes.
  *
- * <p>Immutable (a memo of the layout for the last partition count is cached, a pure function of the
- * configuration), thread-safe and {@link Serializable} through its configuration. A layout is
- * computed when the partition count changes; otherwise routing a {@code byte[]} key with the
- * separator form allocates nothing beyond what the inner router does.
+ * <p>Immutable (the layouts of up to {@value #MEMO_SIZE} partition counts are cached, each a pure
+ * function of the configuration; the one computed longest ago is dropped first), thread-safe and
+ * {@link Serializable} through its configuration. A layout is computed the first time a partition
+ * count is seen, or again after {@value #MEMO_SIZE} other counts were computed since; otherwise routing a
+ * {@code byte[]} key with the separator form allocates nothing beyond what the inner router does,
+ * also when one producer alternates between topics of different partition counts.
  */
 public final class SegmentRouter implements KeyRouter {
   private static final long serialVersionUID = 1L;
@@ -92,7 +94,11 @@ public final class SegmentRouter implements KeyRouter {
   private final transient double[] weight;
   private final transient double sharedWeight;
   private final transient boolean[] isExclusive;
-  private transient volatile Layout memo;
+  /** Layouts by recency, most recent first; replaced as a whole (copy on write), never mutated. */
+  private transient volatile Layout[] memo = new Layout[0];
+
+  /** How many partition counts keep their layout cached. */
+  static final int MEMO_SIZE = 8;
 
   private SegmentRouter(String separator, String regex, String ranges, String weights,
       String exclusive, KeyRouter inner) {
@@ -357,12 +363,18 @@ public final class SegmentRouter implements KeyRouter {
   }
 
   private Layout layoutFor(int numPartitions) {
-    Layout l = memo;
-    if (l != null && l.numPartitions == numPartitions) {
-      return l;
+    Layout[] cached = memo;
+    for (Layout l : cached) {
+      if (l.numPartitions == numPartitions) {
+        return l;
+      }
     }
-    l = computeLayout(Partitions.checkTableCount(numPartitions, "SegmentRouter"));
-    memo = l;
+    Layout l = computeLayout(Partitions.checkTableCount(numPartitions, "SegmentRouter"));
+    // Racing threads may each publish; the loser's layout is equal, so losing it costs nothing.
+    Layout[] next = new Layout[Math.min(cached.length + 1, MEMO_SIZE)];
+    next[0] = l;
+    System.arraycopy(cached, 0, next, 1, next.length - 1);
+    memo = next;
     return l;
   }
 

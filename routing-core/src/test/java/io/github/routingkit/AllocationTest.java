@@ -60,4 +60,42 @@ class AllocationTest {
       assertThat(allocated).as("%s allocated %d bytes", r, allocated).isLessThan(4096);
     }
   }
+
+  /**
+   * One producer writing to topics of different sizes: the segment layouts of up to
+   * {@link SegmentRouter#MEMO_SIZE} partition counts stay cached, so alternating between them
+   * neither allocates nor recomputes. Fails if only the last count's layout were kept.
+   */
+  @Test
+  void alternatingPartitionCountsDoNotAllocate() {
+    java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+    Assumptions.assumeTrue(bean instanceof com.sun.management.ThreadMXBean);
+    com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) bean;
+    Assumptions.assumeTrue(mx.isThreadAllocatedMemorySupported());
+    byte[][] keys = new byte[1024][];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = ((i % 3 == 0 ? "order:" : i % 3 == 1 ? "payment:" : "x") + i).getBytes(UTF_8);
+    }
+    int[] counts = {12, 24, 7, 64, 100, 36, 9, 1000};
+    assertThat(counts).hasSize(SegmentRouter.MEMO_SIZE);
+    KeyRouter r = SegmentRouter.builder(HashRouter.kafkaDefault()).weights("order:2,payment:1,*:1")
+        .exclusive("payment").build();
+    long id = Thread.currentThread().getId();
+    int sink = 0;
+    for (int round = 0; round < 100; round++) {
+      for (int k = 0; k < keys.length; k++) {
+        sink += r.partition(keys[k], counts[k & 7]);
+      }
+    }
+    long before = mx.getThreadAllocatedBytes(id);
+    for (int round = 0; round < 50; round++) {
+      for (int k = 0; k < keys.length; k++) {
+        sink += r.partition(keys[k], counts[k & 7]);
+      }
+    }
+    long allocated = mx.getThreadAllocatedBytes(id) - before;
+    assertThat(sink).isNotNegative();
+    // 51,200 routings over 8 counts: recomputing a layout per switch would allocate megabytes
+    assertThat(allocated).as("allocated %d bytes", allocated).isLessThan(4096);
+  }
 }
