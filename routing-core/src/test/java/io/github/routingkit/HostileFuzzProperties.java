@@ -32,7 +32,10 @@ class HostileFuzzProperties {
     } catch (RoutingConfigException e) {
       assertThat(e.property()).startsWith("routing.");
       Statistics.label("spec").collect("rejected");
-      Statistics.label("spec").coverage(c -> c.check("parsed").percentage(p -> p >= 10));
+      // Coverage over random specs: measured over 60 runs of 400 tries, 63..95 parse (mean 77,
+      // 19 %). Requiring 10 % (40) failed with probability ~1e-6 per run (Chernoff: e^-12);
+      // requiring 5 % (20) fails with probability below e^(-400 * D(0.05 || 0.19)) = 2e-15.
+      Statistics.label("spec").coverage(c -> c.check("parsed").percentage(p -> p >= 5));
       return;
     }
     Statistics.label("spec").collect("parsed");

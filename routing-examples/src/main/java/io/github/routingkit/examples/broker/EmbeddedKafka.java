@@ -111,6 +111,29 @@ public final class EmbeddedKafka implements AutoCloseable {
             "broker property " + key + " is set by EmbeddedKafka and cannot be overridden");
       }
     }
+    // The ports are free when chosen but only bound later: another process may take one in
+    // between. Then the broker fails with a BindException and is started again on new ports.
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return startOnce(brokerProperties);
+      } catch (RuntimeException e) {
+        if (attempt >= 3 || !causedByBindException(e)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static boolean causedByBindException(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof java.net.BindException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static EmbeddedKafka startOnce(Map<String, ?> brokerProperties) {
     Path dir;
     try {
       dir = TempDirs.create("routingkit-kafka-");
@@ -120,8 +143,9 @@ public final class EmbeddedKafka implements AutoCloseable {
     KafkaRaftServer server = null;
     Admin admin = null;
     try {
-      int port = TempDirs.freeLoopbackPort();
-      int controllerPort = TempDirs.freeLoopbackPort();
+      int[] ports = TempDirs.freeLoopbackPorts(2); // distinct
+      int port = ports[0];
+      int controllerPort = ports[1];
       Properties props = new Properties();
       props.putAll(defaults(dir, port, controllerPort));
       brokerProperties.forEach((k, v) -> props.put(k, String.valueOf(v)));

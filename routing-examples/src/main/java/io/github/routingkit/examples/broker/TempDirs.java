@@ -50,6 +50,35 @@ final class TempDirs {
   }
 
   /** Returns a free TCP port on 127.0.0.1 at the time of the call (in [1024, 65535]). */
+  /**
+   * Returns {@code count} distinct free loopback ports: all sockets are held open together, so two
+   * calls cannot return the same port (which separate {@link #freeLoopbackPort()} calls can).
+   */
+  static int[] freeLoopbackPorts(int count) {
+    ServerSocket[] sockets = new ServerSocket[count];
+    try {
+      int[] ports = new int[count];
+      for (int i = 0; i < count; i++) {
+        sockets[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        sockets[i].setReuseAddress(true);
+        ports[i] = sockets[i].getLocalPort();
+      }
+      return ports;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot find free loopback ports", e);
+    } finally {
+      for (ServerSocket s : sockets) {
+        if (s != null) {
+          try {
+            s.close();
+          } catch (IOException e) {
+            // the port is still ours to report; Kafka will bind it or fail clearly
+          }
+        }
+      }
+    }
+  }
+
   static int freeLoopbackPort() {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       socket.setReuseAddress(true);

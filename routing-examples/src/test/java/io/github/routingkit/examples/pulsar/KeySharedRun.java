@@ -88,11 +88,16 @@ final class KeySharedRun {
         for (String key : keys) {
           sends.add(producer.newMessage().key(key).value(key).sendAsync());
         }
-        CompletableFuture.allOf(sends.toArray(new CompletableFuture<?>[0])).get(60, TimeUnit.SECONDS);
+        CompletableFuture.allOf(sends.toArray(new CompletableFuture<?>[0])).get(120, TimeUnit.SECONDS);
       }
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      // a generous deadline polled every 50 ms, so a slow machine only makes the test slower
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
       while (total.get() < expected && System.nanoTime() < deadline) {
         Thread.sleep(50);
+      }
+      if (total.get() < expected) {
+        throw new AssertionError("only " + total.get() + " of " + expected
+            + " expected deliveries arrived within 120 s");
       }
       Thread.sleep(settleMillis); // let any stray or unexpected delivery show up
       for (Consumer<String> c : consumers) {

@@ -67,8 +67,17 @@ class PulsarKeySharedBrokerTest {
             .subscriptionType(org.apache.pulsar.client.api.SubscriptionType.Key_Shared)
             .consumerName(name).subscribe());
       }
-      List<? extends ConsumerStats> stats = pulsar.admin().topics().getStats(topic)
-          .getSubscriptions().get("ranges").getConsumers();
+      // the stats are read over HTTP: poll (deadline 60 s) until the broker lists all three
+      List<? extends ConsumerStats> stats = List.of();
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+      while (System.nanoTime() < deadline) {
+        stats = pulsar.admin().topics().getStats(topic).getSubscriptions().get("ranges")
+            .getConsumers();
+        if (stats.size() == 3) {
+          break;
+        }
+        Thread.sleep(50);
+      }
       assertThat(stats).hasSize(3);
       for (ConsumerStats s : stats) {
         int index = CONSUMERS.indexOf(s.getConsumerName());
