@@ -102,6 +102,19 @@ public final class HashRouter implements KeyRouter {
     return of(HashScheme.XXH3_64, Placement.JUMP, KeylessPolicy.ROUND_ROBIN);
   }
 
+  /**
+   * Consistent placement in {@code O(1)} expected time: JumpBackHash ({@link Placement#JUMP_BACK})
+   * of the key's XXH3 64-bit hash. The same guarantees as {@link #consistent()} (n to m partitions
+   * moves only {@code (m - n) / m} of the keys, all to the new partitions) at a cost that does not
+   * grow with the partition count, but a different mapping: switching a topic between the two
+   * moves almost every key. Equal to hash4j's {@code jumpBackHash(splitMix64_V1())} of the XXH3-64
+   * hash; agrees with no client's built-in; keyless messages round-robin. What
+   * {@code routing.scheme=xxh3-64, routing.placement=jump-back} builds.
+   */
+  public static HashRouter consistentJumpBack() {
+    return of(HashScheme.XXH3_64, Placement.JUMP_BACK, KeylessPolicy.ROUND_ROBIN);
+  }
+
   @Override
   public int partition(byte[] key, int numPartitions) {
     if (key == null) {

@@ -4,6 +4,7 @@ import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The whole routing configuration as one immutable value, read from {@code routing.*} properties
@@ -38,9 +40,10 @@ import java.util.regex.Pattern;
  *       librdkafka-crc32 | librdkafka-fnv1a | sarama-fnv1a | sarama-fnv1a-reference |
  *       pulsar-go-java-string | xxh3-64}</td>
  *       <td>{@code kafka-murmur2}</td><td>the {@link HashScheme} (by {@link HashScheme#id()})</td></tr>
- *   <tr><td>{@value #PLACEMENT}</td><td>{@code native | modulo | jump}</td><td>{@code native}</td>
+ *   <tr><td>{@value #PLACEMENT}</td><td>{@code native | modulo | jump | jump-back}</td><td>{@code native}</td>
  *       <td>the scheme's native {@link Placement}, its modulo placement
- *       ({@link HashScheme#moduloPlacement()}), or {@link Placement#JUMP}</td></tr>
+ *       ({@link HashScheme#moduloPlacement()}), {@link Placement#JUMP} or
+ *       {@link Placement#JUMP_BACK}</td></tr>
  *   <tr><td>{@value #KEYLESS}</td><td>{@code round-robin | sticky | random}</td><td>{@code round-robin}</td>
  *       <td>the {@link KeylessPolicy} for messages without a key</td></tr>
  *   <tr><td>{@value #SEGMENT_RANGES}</td><td>{@code name:from-to,...}</td><td>none</td>
@@ -121,7 +124,7 @@ public final class RoutingSpec implements Serializable {
   public static final String SCHEME = "routing.scheme";
   /** The keyless policy: {@code round-robin} (default), {@code sticky} or {@code random}. */
   public static final String KEYLESS = "routing.keyless";
-  /** The placement: {@code native} (default), {@code modulo} or {@code jump}. */
+  /** The placement: {@code native} (default), {@code modulo}, {@code jump} or {@code jump-back}. */
   public static final String PLACEMENT = "routing.placement";
   /** Explicit segment ranges, e.g. {@code order:0-5,payment:6-8}. */
   public static final String SEGMENT_RANGES = SegmentRouter.RANGES;
@@ -195,7 +198,11 @@ public final class RoutingSpec implements Serializable {
 
   /** How {@value #PLACEMENT} selects the placement for the scheme. */
   enum PlacementMode {
-    NATIVE("native"), MODULO("modulo"), JUMP("jump");
+    NATIVE("native"), MODULO("modulo"), JUMP("jump"), JUMP_BACK("jump-back");
+
+    /** The accepted values, for error messages: {@code [native, modulo, jump, jump-back]}. */
+    static final String IDS = Arrays.stream(values()).map(m -> m.id)
+        .collect(Collectors.joining(", ", "[", "]"));
 
     final String id;
 
@@ -209,6 +216,8 @@ public final class RoutingSpec implements Serializable {
           return scheme.moduloPlacement();
         case JUMP:
           return Placement.JUMP;
+        case JUMP_BACK:
+          return Placement.JUMP_BACK;
         default:
           return scheme.nativePlacement();
       }
@@ -220,7 +229,7 @@ public final class RoutingSpec implements Serializable {
           return m;
         }
       }
-      throw new RoutingConfigException(property, raw, "must be one of [native, modulo, jump]");
+      throw new RoutingConfigException(property, raw, "must be one of " + IDS);
     }
   }
 
@@ -569,7 +578,7 @@ public final class RoutingSpec implements Serializable {
           mode = PlacementMode.parse(VERSION_GENERATIONS, f[2], spec);
         } catch (RoutingConfigException e) {
           throw new RoutingConfigException(VERSION_GENERATIONS, spec, "generation '" + name
-              + "' placement '" + f[2] + "' must be one of [native, modulo, jump]");
+              + "' placement '" + f[2] + "' must be one of " + PlacementMode.IDS);
         }
       }
       int count = 0;
@@ -606,7 +615,7 @@ public final class RoutingSpec implements Serializable {
 
   /**
    * Returns a copy with the given placement for the current scheme: {@code native},
-   * {@code modulo} or {@code jump} ({@value #PLACEMENT}).
+   * {@code modulo}, {@code jump} or {@code jump-back} ({@value #PLACEMENT}).
    *
    * @throws RoutingConfigException if {@code placement} is not one of those
    */

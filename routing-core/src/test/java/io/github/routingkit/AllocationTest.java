@@ -26,6 +26,7 @@ class AllocationTest {
     }
     List<KeyRouter> routers = List.of(
         HashRouter.librdkafkaDefault(), HashRouter.saramaDefault(), HashRouter.consistent(),
+        HashRouter.consistentJumpBack(),
         HashRouter.of(HashScheme.LIBRDKAFKA_FNV1A, KeylessPolicy.RANDOM),
         SegmentRouter.builder(HashRouter.consistent()).weights("order:2,payment:1,*:1")
             .exclusive("payment").build(),

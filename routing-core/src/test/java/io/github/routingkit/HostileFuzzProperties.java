@@ -80,7 +80,7 @@ class HostileFuzzProperties {
 
   @Provide
   Arbitrary<String> placements() {
-    return Arbitraries.of("native", "modulo", "jump");
+    return Arbitraries.of("native", "modulo", "jump", "jump-back");
   }
 
   @Provide
@@ -143,7 +143,7 @@ class HostileFuzzProperties {
     Arbitrary<String> weight = Combinators.combine(name, number).as((nm, w) -> nm + ":" + w);
     Arbitrary<String> gen = Combinators.combine(Arbitraries.of("v1", "v2", "", "v|3"),
         Arbitraries.of("kafka-murmur2", "xxh3-64", "pulsar-java-string", "murmur"),
-        Arbitraries.of("native", "jump", "modulo", "consistent"), number)
+        Arbitraries.of("native", "jump", "modulo", "jump-back", "jumpback", "consistent"), number)
         .as((v, s, p, c) -> v + ":" + s + ":" + p + ":" + c);
     Arbitrary<String> entry = Arbitraries.oneOf(
         range.list().ofMinSize(1).ofMaxSize(4).map(l -> "routing.segment.ranges=" + String.join(",", l)),
@@ -161,7 +161,7 @@ class HostileFuzzProperties {
         gen.list().ofMinSize(1).ofMaxSize(3).map(l -> "routing.version.generations=" + String.join(",", l)),
         Arbitraries.of("v1", "v2", "v9").map(s -> "routing.version.default=" + s),
         Arbitraries.of("kafka-murmur2", "xxh3-64", "bogus").map(s -> "routing.scheme=" + s),
-        Arbitraries.of("native", "jump", "modulo").map(s -> "routing.placement=" + s),
+        Arbitraries.of("native", "jump", "modulo", "jump-back").map(s -> "routing.placement=" + s),
         Arbitraries.of("round-robin", "sticky", "random").map(s -> "routing.keyless=" + s));
     return entry.list().ofMaxSize(6).uniqueElements(e -> e.substring(0, e.indexOf('=')))
         .map(l -> String.join(", ", l));

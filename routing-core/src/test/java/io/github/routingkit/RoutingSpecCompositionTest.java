@@ -39,7 +39,40 @@ class RoutingSpecCompositionTest {
         .isEqualTo(HashRouter.of(HashScheme.KAFKA_MURMUR2, Placement.JUMP, KeylessPolicy.ROUND_ROBIN));
     assertThatThrownBy(() -> RoutingSpec.parse("routing.placement=consistent"))
         .isInstanceOf(RoutingConfigException.class)
-        .hasMessage("routing.placement value was 'consistent', must be one of [native, modulo, jump]");
+        .hasMessage("routing.placement value was 'consistent', "
+            + "must be one of [native, modulo, jump, jump-back]");
+  }
+
+  @Test
+  void jumpBackPlacementParsesRoundTripsAndBuildsThePreset() {
+    RoutingSpec s = RoutingSpec.parse("routing.scheme=xxh3-64, routing.placement=jump-back");
+    assertThat(s.placement()).isEqualTo(Placement.JUMP_BACK);
+    assertThat(s.keyRouter()).isEqualTo(HashRouter.consistentJumpBack());
+    assertThat(s.toString()).isEqualTo(
+        "routing.keyless=round-robin, routing.placement=jump-back, routing.scheme=xxh3-64");
+    assertThat(RoutingSpec.parse(s.toString())).isEqualTo(s);
+    assertThat(s.toMap()).containsEntry(RoutingSpec.PLACEMENT, "jump-back");
+    assertThat(RoutingSpec.defaults().withPlacement("jump-back").keyRouter()).isEqualTo(
+        HashRouter.of(HashScheme.KAFKA_MURMUR2, Placement.JUMP_BACK, KeylessPolicy.ROUND_ROBIN));
+    assertThat(s.withPlacement("jump").placement()).isEqualTo(Placement.JUMP);
+    assertThat(Placement.fromId("jump-back")).isEqualTo(Placement.JUMP_BACK);
+    assertThat(Placement.JUMP_BACK.id()).isEqualTo("jump-back");
+    assertThatThrownBy(() -> RoutingSpec.parse("routing.placement=jump_back"))
+        .isInstanceOf(RoutingConfigException.class)
+        .hasMessage("routing.placement value was 'jump_back', "
+            + "must be one of [native, modulo, jump, jump-back]");
+    assertThatThrownBy(() -> RoutingSpec.parse(
+        "routing.version.generations=v1:xxh3-64:jumpback, routing.version.default=v1"))
+        .isInstanceOf(RoutingConfigException.class)
+        .hasMessageContaining("generation 'v1' placement 'jumpback' must be one of "
+            + "[native, modulo, jump, jump-back]");
+    RoutingSpec gens = RoutingSpec.parse("routing.version.generations="
+        + "v1:kafka-murmur2:native:12,v2:xxh3-64:jump-back:*, routing.version.default=v2");
+    assertThat(RoutingSpec.parse(gens.toString())).isEqualTo(gens);
+    byte[] key = "v2|order-42".getBytes(UTF_8);
+    byte[] bare = "order-42".getBytes(UTF_8);
+    assertThat(gens.keyRouter().partition(key, 16))
+        .isEqualTo(Placement.jumpBack(HashScheme.XXH3_64.hash64(bare, 0, bare.length), 16));
   }
 
   @Test

@@ -26,7 +26,7 @@ class RoutingSpecRangeProperties {
   @Provide
   Arbitrary<String> specs() {
     Arbitrary<String> scheme = Arbitraries.of(HashScheme.values()).map(s -> "routing.scheme=" + s.id());
-    Arbitrary<String> placement = Arbitraries.of("native", "modulo", "jump").map(p -> "routing.placement=" + p);
+    Arbitrary<String> placement = Arbitraries.of("native", "modulo", "jump", "jump-back").map(p -> "routing.placement=" + p);
     Arbitrary<String> segments = Arbitraries.of(
         "routing.segment.ranges=a:0-2,b:3-4, routing.segment.exclusive=b",
         "routing.segment.weights=a:3,b:1,*:1, routing.segment.exclusive=a,b",
@@ -41,7 +41,9 @@ class RoutingSpecRangeProperties {
         "routing.version.generations=v1:kafka-murmur2:native:6,v2:xxh3-64:jump:*,"
             + " routing.version.default=v1",
         "routing.version.generations=old:sarama-fnv1a,new:librdkafka-crc32:jump:9,"
-            + " routing.version.default=new, routing.version.separator=#");
+            + " routing.version.default=new, routing.version.separator=#",
+        "routing.version.generations=v1:pulsar-murmur3:jump:8,v2:xxh3-64:jump-back:*,"
+            + " routing.version.default=v2");
     return Combinators.combine(scheme, placement, segments.injectNull(0.4), hot.injectNull(0.4),
         versions.injectNull(0.6)).as((s, p, seg, h, v) -> {
           List<String> parts = new ArrayList<>();

@@ -31,6 +31,7 @@ class TextKeyAllocationTest {
       if (scheme != HashScheme.LIBRDKAFKA_CRC32 && scheme != HashScheme.XXH3_64) {
         routers.add(HashRouter.of(scheme, KeylessPolicy.ROUND_ROBIN));
         routers.add(HashRouter.of(scheme, Placement.JUMP, KeylessPolicy.ROUND_ROBIN));
+        routers.add(HashRouter.of(scheme, Placement.JUMP_BACK, KeylessPolicy.ROUND_ROBIN));
       }
     }
     long id = Thread.currentThread().getId();

@@ -49,6 +49,8 @@ public final class BenchmarkReport {
     BASELINES.put("KeylessContentionBenchmark.routingRandom", "naiveRoundRobin");
     BASELINES.put("PlacementBenchmark.jumpMurmur2", "moduloMurmur2");
     BASELINES.put("PlacementBenchmark.jumpXxh3", "moduloMurmur2");
+    BASELINES.put("PlacementBenchmark.jumpBackMurmur2", "moduloMurmur2");
+    BASELINES.put("PlacementBenchmark.jumpBackXxh3", "moduloMurmur2");
     BASELINES.put("StrategyBenchmark.segmentRouter", "plainMurmur2");
     BASELINES.put("StrategyBenchmark.hotKeyRouterConfigured", "plainMurmur2");
     BASELINES.put("StrategyBenchmark.hotKeyRouterDetecting", "plainMurmur2");

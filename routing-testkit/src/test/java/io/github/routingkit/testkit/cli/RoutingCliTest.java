@@ -101,6 +101,26 @@ class RoutingCliTest {
   }
 
   @Test
+  void placementJumpBackIsSelectableAndAgreesWithTheLibrary() {
+    HashRouter jumpBack = HashRouter.consistentJumpBack();
+    long[] expected = new long[7];
+    for (int i = 0; i < 5000; i++) {
+      expected[jumpBack.partition("user-" + i, 7)]++;
+    }
+    Result r = run("analyze", "--keys", text.toString(), "--partitions", "7", "--scheme",
+        "xxh3-64", "--placement", "jump-back", "--format", "csv");
+    assertThat(r.code()).isZero();
+    List<String> rows = r.out().lines().skip(1).toList();
+    for (int p = 0; p < 7; p++) {
+      assertThat(rows.get(p)).startsWith(p + "," + expected[p] + ",");
+    }
+    Result bad = run("analyze", "--keys", text.toString(), "--partitions", "7", "--placement",
+        "jumpback");
+    assertThat(bad.code()).isEqualTo(2);
+    assertThat(bad.err()).contains("jump-back");
+  }
+
+  @Test
   void chartsAreWrittenAsSvgAndPng() throws IOException {
     Path svg = dir.resolve("load.svg");
     Path png = dir.resolve("load.png");
@@ -176,6 +196,7 @@ class RoutingCliTest {
     for (HashScheme s : HashScheme.values()) {
       assertThat(r.out()).contains(s.id() + " / ");
     }
+    assertThat(r.out()).contains("xxh3-64 / jump-back");
     assertThat(run("resize", "--keys", text.toString(), "--from", "12", "--to", "16",
         "--format", "json").out()).contains("\"minimumFraction\":0.25");
   }
