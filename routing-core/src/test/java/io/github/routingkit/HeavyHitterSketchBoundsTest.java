@@ -88,7 +88,7 @@ class HeavyHitterSketchBoundsTest {
     }
   }
 
-  /** Decay halves counts, errors and N and rebuilds the runs: the structure stays consistent. */
+  /** Decay halves counts, errors and N: the heap and the index stay consistent. */
   @Property(tries = 30)
   void decayKeepsTheSummaryConsistent(@ForAll long seed) {
     HeavyHitterSketch sketch = new HeavyHitterSketch(32, 3_000, 0.05);
