@@ -236,6 +236,18 @@ final class HeavyHitterSketch {
     heapPos[sa] = b;
   }
 
+  /** Test hook: whether the heap is a min-heap by count and the index finds every counter. */
+  boolean consistent() {
+    for (int i = 0; i < size; i++) {
+      int slot = heap[i];
+      if (heapPos[slot] != i || (i > 0 && count[heap[(i - 1) >>> 1]] > count[slot])
+          || find(fingerprint[slot]) != slot || error[slot] > count[slot]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Test hook: the estimated count and error of {@code fp}, or null if not tracked. */
   long[] estimate(long fp) {
     int slot = find(fp);

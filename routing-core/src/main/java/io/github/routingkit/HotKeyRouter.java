@@ -142,6 +142,12 @@ public final class HotKeyRouter implements KeyRouter {
   private final transient Detector detector; // null without detection
   private transient volatile long[] detected;
   private final transient AtomicReferenceArray<Space> spaces;
+  /**
+   * The first space created, read before the table (the usual single partition count skips the
+   * table's volatile read): a racy plain field holding an object whose fields are final, so any
+   * thread that sees it sees it fully built.
+   */
+  private transient Space lastSpace;
   /** Round-robin cycle counters, one per stripe, {@link #PAD} longs apart (null unless round-robin). */
   private final transient long[] cycles;
 
@@ -351,12 +357,19 @@ public final class HotKeyRouter implements KeyRouter {
    * blurs the load signal; two sizes that collide in the table replace each other's space.
    */
   private Space spaceFor(int n) {
+    Space last = lastSpace;
+    if (last != null && last.n == n) { // the first space stays cached; others are in the table
+      return last;
+    }
     int slot = n & (SPACE_SLOTS - 1);
     Space space = spaces.get(slot);
     if (space == null || space.n != n) {
       space = new Space(Partitions.checkTableCount(n, "HotKeyRouter"), configured,
           choice == Choice.LEAST_LOADED);
       spaces.set(slot, space);
+    }
+    if (last == null) {
+      lastSpace = space; // written once: segments switching sizes must not write a shared line
     }
     return space;
   }
