@@ -37,6 +37,21 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *       {@code 100 / threshold} messages (so that noise in a short prefix does not make a key
  *       hot). Counts halve every
  *       {@code routing.hotkey.window} messages, so a key that cools down stops being hot.</li>
+ *   <li><b>Sampled detection</b> ({@code routing.hotkey.sample = s}, a power of two, default 1):
+ *       the summary counts one message in {@code s} on average, picked by a per-stripe xorshift
+ *       generator (pseudo-random, so no periodic key pattern aliases with it; deterministic for
+ *       one thread), and a message that is not counted is checked against the hot set through a
+ *       1024-bit filter over its length and its first and last 8 bytes, so most cold keys cost
+ *       no fingerprint at all. The bounds above then hold for the counted messages; a key's share
+ *       of them is its true share up to binomial noise (standard deviation
+ *       {@code sqrt(share / counted)}). The window stays in real messages (the summary halves
+ *       every {@code window / s} counted ones, which must be at least {@code 200 / threshold}, so
+ *       {@code window >= 200 * s / threshold}); the warm-up of {@code 100 / threshold} is in
+ *       counted messages, {@code s} times as many real ones, so a key becomes hot about {@code s}
+ *       times later than with exact counting.
+ *       That is the trade: measured in routing-benchmarks' StrategyBenchmark, detection with
+ *       {@code s = 1} adds about 1.8&times; the cost of plain murmur2 to every message, with
+ *       {@code s = 8} under 1&times; (docs/performance.md).</li>
  * </ul>
  *
  * <h2>Where a hot key goes</h2>
@@ -92,6 +107,20 @@ public final class HotKeyRouter implements KeyRouter {
   static final String WINDOW = "routing.hotkey.window";
   static final String CANDIDATES = "routing.hotkey.candidates";
   static final String CHOICE = "routing.hotkey.choice";
+  static final String SAMPLE = "routing.hotkey.sample";
+  /** Builder marker: no window set, use {@link #defaultWindow}. */
+  private static final long DEFAULT_WINDOW = Long.MIN_VALUE;
+
+  /**
+   * {@code max(100000, 200 * sample / threshold)}: 100000 messages unless the warm-up needs more;
+   * 100000 if even that bound overflows a long (the window check then reports it).
+   */
+  static long defaultWindow(double threshold, int sample) {
+    double needed = 2 * Math.ceil(100 / threshold) * sample;
+    return needed > 100_000 && needed <= Long.MAX_VALUE ? (long) needed : 100_000;
+  }
+  /** The largest {@code routing.hotkey.sample}. */
+  static final int MAX_SAMPLE = 1024;
 
   /** {@code routing.hotkey.candidates=all}: every partition is a candidate. */
   public static final int ALL = Integer.MAX_VALUE;
@@ -135,12 +164,13 @@ public final class HotKeyRouter implements KeyRouter {
   private final long window;
   private final int candidates;
   private final Choice choice;
+  private final int sample;
 
   private final transient long[] configured; // sorted fingerprints
   /** Bloom bits of (length, first byte, last byte) of the configured keys; see {@link #mayBeConfigured}. */
   private final transient long configuredBloom;
   private final transient Detector detector; // null without detection
-  private transient volatile long[] detected;
+  private transient volatile HotSet detected;
   private final transient AtomicReferenceArray<Space> spaces;
   /**
    * The first space created, read before the table (the usual single partition count skips the
@@ -150,6 +180,8 @@ public final class HotKeyRouter implements KeyRouter {
   private transient Space lastSpace;
   /** Round-robin cycle counters, one per stripe, {@link #PAD} longs apart (null unless round-robin). */
   private final transient long[] cycles;
+  /** Xorshift states of sampled detection, one per stripe, {@link #PAD} longs apart (null unless sampled). */
+  private final transient long[] samplers;
 
   private HotKeyRouter(Builder b) {
     this.inner = Objects.requireNonNull(b.inner, "inner");
@@ -157,9 +189,10 @@ public final class HotKeyRouter implements KeyRouter {
     this.detect = b.detect;
     this.threshold = b.threshold;
     this.memory = b.memory;
-    this.window = b.window;
+    this.window = b.window != DEFAULT_WINDOW ? b.window : defaultWindow(b.threshold, b.sample);
     this.candidates = b.candidates;
     this.choice = Objects.requireNonNull(b.choice, "choice");
+    this.sample = b.sample;
     if (!(threshold > 0 && threshold <= 1)) {
       throw new RoutingConfigException(THRESHOLD, threshold, "must be a share in (0, 1]");
     }
@@ -175,17 +208,22 @@ public final class HotKeyRouter implements KeyRouter {
       throw new RoutingConfigException(MEMORY, memory, "must be at least "
           + HeavyHitterSketch.footprint(16) + " bytes (16 counters)");
     }
+    if (sample < 1 || sample > MAX_SAMPLE || Integer.bitCount(sample) != 1) {
+      throw new RoutingConfigException(SAMPLE, sample,
+          "must be a power of two from 1 to " + MAX_SAMPLE);
+    }
     // compared as doubles: for a tiny threshold 200 / threshold exceeds any long
-    if (detect && window < 2 * Math.ceil(100 / threshold)) {
-      throw new RoutingConfigException(WINDOW, window, "must be at least 200 / threshold = "
-          + (2 * Math.ceil(100 / threshold) <= Long.MAX_VALUE
-              ? String.valueOf(2 * (long) Math.ceil(100 / threshold)) : "more than 2^63")
+    double minWindow = 2 * Math.ceil(100 / threshold) * sample;
+    if (detect && window < minWindow) {
+      throw new RoutingConfigException(WINDOW, window, "must be at least "
+          + (sample == 1 ? "200 / threshold = " : "200 * sample / threshold = ")
+          + (minWindow <= Long.MAX_VALUE ? String.valueOf((long) minWindow) : "more than 2^63")
           + " messages");
     }
     long[] fps = new long[configuredKeys.size()];
     for (int i = 0; i < fps.length; i++) {
       byte[] k = configuredKeys.get(i).getBytes(StandardCharsets.UTF_8);
-      fps[i] = Xxh3.hash(k, 0, k.length);
+      fps[i] = fingerprint(k, 0, k.length);
     }
     Arrays.sort(fps);
     this.configured = fps;
@@ -195,10 +233,19 @@ public final class HotKeyRouter implements KeyRouter {
       bloom |= bloomBit(bytes, 0, bytes.length);
     }
     this.configuredBloom = bloom;
-    this.detector = detect ? new Detector(new HeavyHitterSketch(capacity, window, threshold)) : null;
-    this.detected = new long[0];
+    this.detector = detect
+        ? new Detector(new HeavyHitterSketch(capacity, window / sample, threshold)) : null;
+    this.detected = HotSet.EMPTY;
     this.spaces = new AtomicReferenceArray<>(SPACE_SLOTS);
     this.cycles = choice == Choice.ROUND_ROBIN ? new long[(STRIPES + 1) * PAD] : null;
+    if (detect && sample > 1) {
+      samplers = new long[(STRIPES + 1) * PAD];
+      for (int i = 1; i <= STRIPES; i++) {
+        samplers[i * PAD] = SAMPLER_SEED; // every stripe alike: one thread's run is reproducible
+      }
+    } else {
+      samplers = null;
+    }
   }
 
   /** Returns a builder of a hot-key router over {@code inner}. */
@@ -206,16 +253,21 @@ public final class HotKeyRouter implements KeyRouter {
     return new Builder(Objects.requireNonNull(inner, "inner"));
   }
 
-  /** Builds a {@link HotKeyRouter}. Defaults: no keys, no detection, threshold 0.01, memory 65536, window 100000, 8 candidates, least-loaded. */
+  /**
+   * Builds a {@link HotKeyRouter}. Defaults: no keys, no detection, threshold 0.01, memory 65536,
+   * window {@code max(100000, 200 * sample / threshold)}, sample 1 (count every message),
+   * 8 candidates, least-loaded.
+   */
   public static final class Builder {
     private final KeyRouter inner;
     private final Set<String> keys = new LinkedHashSet<>();
     private boolean detect;
     private double threshold = 0.01;
     private int memory = 65536;
-    private long window = 100_000;
+    private long window = DEFAULT_WINDOW;
     private int candidates = 8;
     private Choice choice = Choice.LEAST_LOADED;
+    private int sample = 1;
 
     private Builder(KeyRouter inner) {
       this.inner = inner;
@@ -247,7 +299,7 @@ public final class HotKeyRouter implements KeyRouter {
       return this;
     }
 
-    /** Messages after which the detector's counts halve (default 100000). */
+    /** Messages after which the detector's counts halve (default {@code max(100000, 200 * sample / threshold)}). */
     public Builder window(long window) {
       this.window = window;
       return this;
@@ -266,10 +318,21 @@ public final class HotKeyRouter implements KeyRouter {
     }
 
     /**
+     * Detection counts one message in {@code sample} on average (a power of two from 1 to
+     * {@value HotKeyRouter#MAX_SAMPLE}; default 1, every message); see the class Javadoc for what
+     * sampling trades.
+     */
+    public Builder sample(int sample) {
+      this.sample = sample;
+      return this;
+    }
+
+    /**
      * Builds the router.
      *
      * @throws RoutingConfigException for a threshold outside (0, 1], fewer than 2 candidates, a
-     *     memory cap below 16 counters or above 64 MiB or a window shorter than twice the warm-up (with detection)
+     *     sample that is not a power of two in [1, 1024], or (with detection) a memory cap below
+     *     16 counters or above 64 MiB or a window shorter than {@code 200 * sample / threshold}
      */
     public HotKeyRouter build() {
       return new HotKeyRouter(this);
@@ -289,6 +352,64 @@ public final class HotKeyRouter implements KeyRouter {
   /** Partition counts up to which a space tabulates the stride of every fingerprint residue. */
   private static final int STRIDE_TABLE_LIMIT = 4096;
   private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+  private static final long SAMPLER_SEED = 0x2545F4914F6CDD1DL;
+  /** Low fingerprint bits that hold the key's hot-set filter index (1024-bit filter). */
+  private static final int FILTER_BITS = 10;
+  private static final long FILTER_MASK = (1L << FILTER_BITS) - 1;
+
+  /**
+   * The 64-bit fingerprint that identifies a key in the summary and the hot sets: XXH3-64 of the
+   * key with its low {@value #FILTER_BITS} bits replaced by {@link #filterIndex}, so the hot set's
+   * filter can be built from fingerprints alone. Two keys share one with probability at most
+   * {@code 2^-54} per pair. (The candidate stride reads bits 17 and up, which XXH3 supplies.)
+   */
+  static long fingerprint(byte[] key, int offset, int length) {
+    return (Xxh3.hash(key, offset, length) & ~FILTER_MASK) | filterIndex(key, offset, length);
+  }
+
+  /** A cheap hash of the key's length and its first and last 8 bytes, in [0, 1024). */
+  private static int filterIndex(byte[] key, int offset, int length) {
+    int end = offset + length;
+    long x = Bytes.word(key, offset, end) * 0x9E3779B97F4A7C15L;
+    x ^= Bytes.word(key, Math.max(offset, end - 8), end) + length;
+    x *= 0xC2B2AE3D27D4EB4FL;
+    return (int) (x >>> (64 - FILTER_BITS));
+  }
+
+  /** The detected hot keys as published: sorted fingerprints and the filter of their low bits. */
+  private static final class HotSet {
+    static final HotSet EMPTY = new HotSet(new long[0]);
+    final long[] fingerprints;
+    final long[] filter = new long[1 << (FILTER_BITS - 6)];
+
+    HotSet(long[] sortedFingerprints) {
+      this.fingerprints = sortedFingerprints;
+      for (long fp : sortedFingerprints) {
+        int i = (int) (fp & FILTER_MASK);
+        filter[i >>> 6] |= 1L << i;
+      }
+    }
+
+    /** Never false for a key in the set; the filter is not even read while the set is empty. */
+    boolean mayContain(byte[] key, int offset, int length) {
+      if (fingerprints.length == 0) {
+        return false;
+      }
+      int i = filterIndex(key, offset, length);
+      return (filter[i >>> 6] & (1L << i)) != 0;
+    }
+  }
+
+  /** Whether this message is one the sampled summary counts: the stripe's xorshift draws it. */
+  private boolean sampled() {
+    int index = (stripe() + 1) * PAD;
+    long x = (long) LONGS.getOpaque(samplers, index);
+    x ^= x << 13;
+    x ^= x >>> 7;
+    x ^= x << 17;
+    LONGS.setOpaque(samplers, index, x); // threads sharing a stripe may lose a step: harmless
+    return ((int) (x >>> 32) & (sample - 1)) == 0;
+  }
 
   private static int stripe() {
     return (int) Thread.currentThread().getId() & (STRIPES - 1);
@@ -422,11 +543,13 @@ public final class HotKeyRouter implements KeyRouter {
     int base = inner.partition(key, offset, length, n);
     long fp = 0;
     int hot = NOT_HOT;
-    if (detect || mayBeConfigured(key, offset, length)) {
-      fp = Xxh3.hash(key, offset, length);
-      if (detect) {
-        detector.count(fp);
-      }
+    if (detect && (sample == 1 || sampled())) {
+      fp = fingerprint(key, offset, length);
+      detector.count(fp);
+      hot = n < 2 ? NOT_HOT : hotIndex(fp);
+    } else if (mayBeConfigured(key, offset, length)
+        || (detect && detected.mayContain(key, offset, length))) {
+      fp = fingerprint(key, offset, length);
       hot = n < 2 ? NOT_HOT : hotIndex(fp);
     }
     if (hot == NOT_HOT) {
@@ -480,7 +603,7 @@ public final class HotKeyRouter implements KeyRouter {
         return i;
       }
     }
-    return detect && Arrays.binarySearch(detected, fp) >= 0 ? DETECTED : NOT_HOT;
+    return detect && Arrays.binarySearch(detected.fingerprints, fp) >= 0 ? DETECTED : NOT_HOT;
   }
 
   private static long bloomBit(byte[] key, int offset, int length) {
@@ -553,9 +676,10 @@ public final class HotKeyRouter implements KeyRouter {
         if (++sinceSnapshot >= 1024) {
           sinceSnapshot = 0;
           int k = sketch.hotInto(scratch);
-          long[] current = detected;
+          long[] current = detected.fingerprints;
           if (!Arrays.equals(scratch, 0, k, current, 0, current.length)) {
-            detected = Arrays.copyOf(scratch, k); // allocates only when the hot set changes
+            // allocates only when the hot set changes
+            detected = new HotSet(Arrays.copyOf(scratch, k));
           }
         }
       } finally {
@@ -574,7 +698,7 @@ public final class HotKeyRouter implements KeyRouter {
   public int[] candidates(byte[] key, int numPartitions) {
     int base = inner.partition(key, 0, key.length, numPartitions);
     int d = Math.min(candidates, numPartitions);
-    int stride = stride(Xxh3.hash(key, 0, key.length), numPartitions);
+    int stride = stride(fingerprint(key, 0, key.length), numPartitions);
     int[] out = new int[d];
     for (int i = 0; i < d; i++) {
       out[i] = candidate(base, stride, i, numPartitions);
@@ -584,12 +708,12 @@ public final class HotKeyRouter implements KeyRouter {
 
   /** Returns whether {@code key} is hot right now (configured, or detected in the current snapshot). */
   public boolean isHot(byte[] key) {
-    return isHot(Xxh3.hash(key, 0, key.length));
+    return isHot(fingerprint(key, 0, key.length));
   }
 
   /** Returns the number of keys detected hot in the current snapshot (0 without detection). */
   public int detectedHotKeys() {
-    return detected.length;
+    return detected.fingerprints.length;
   }
 
   /**
@@ -629,8 +753,8 @@ public final class HotKeyRouter implements KeyRouter {
   @Override
   public String toString() {
     return "HotKeyRouter{keys=" + configuredKeys.size() + ", detect=" + detect
-        + (detect ? String.format(Locale.ROOT, ", threshold=%s, memory=%d, window=%d",
-            threshold, memory, window) : "")
+        + (detect ? String.format(Locale.ROOT, ", threshold=%s, memory=%d, window=%d, sample=%d",
+            threshold, memory, window, sample) : "")
         + ", candidates=" + (candidates == ALL ? "all" : String.valueOf(candidates))
         + ", choice=" + choice.id + ", inner=" + inner + '}';
   }
@@ -654,6 +778,7 @@ public final class HotKeyRouter implements KeyRouter {
     private final long window;
     private final int candidates;
     private final String choice;
+    private final int sample; // 0 in a stream written before sampling existed: count every message
 
     Proxy(HotKeyRouter r) {
       this.inner = r.inner;
@@ -664,13 +789,14 @@ public final class HotKeyRouter implements KeyRouter {
       this.window = r.window;
       this.candidates = r.candidates;
       this.choice = r.choice.id;
+      this.sample = r.sample;
     }
 
     private Object readResolve() throws InvalidObjectException {
       try {
         return builder(inner).hotKeys(keys).detect(detect).threshold(threshold)
             .memoryBytes(memory).window(window).candidates(candidates)
-            .choice(Choice.fromId(choice, CHOICE)).build();
+            .choice(Choice.fromId(choice, CHOICE)).sample(sample == 0 ? 1 : sample).build();
       } catch (RuntimeException e) {
         InvalidObjectException ex = new InvalidObjectException("corrupt HotKeyRouter: "
             + e.getMessage());

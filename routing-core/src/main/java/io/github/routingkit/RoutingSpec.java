@@ -64,8 +64,10 @@ import java.util.stream.Collectors;
  *       <td>share of recent messages from which a detected key is hot</td></tr>
  *   <tr><td>{@value #HOTKEY_MEMORY}</td><td>int, bytes</td><td>{@code 65536}</td>
  *       <td>detector memory cap (at least 800: 16 counters)</td></tr>
- *   <tr><td>{@value #HOTKEY_WINDOW}</td><td>long, messages</td><td>{@code 100000}</td>
- *       <td>messages after which detector counts halve (at least 200 / threshold)</td></tr>
+ *   <tr><td>{@value #HOTKEY_WINDOW}</td><td>long, messages</td><td>{@code max(100000, 200 &times; sample / threshold)}</td>
+ *       <td>messages after which detector counts halve (at least 200 &times; sample / threshold)</td></tr>
+ *   <tr><td>{@value #HOTKEY_SAMPLE}</td><td>power of two in [1, 1024]</td><td>{@code 1}</td>
+ *       <td>detection counts one message in this many (cheaper, slower to react)</td></tr>
  *   <tr><td>{@value #HOTKEY_CANDIDATES}</td><td>int &ge; 2 or {@code all}</td><td>{@code 8}</td>
  *       <td>candidate partitions per hot key</td></tr>
  *   <tr><td>{@value #HOTKEY_CHOICE}</td><td>{@code least-loaded | round-robin | value-hash}</td>
@@ -144,8 +146,10 @@ public final class RoutingSpec implements Serializable {
   public static final String HOTKEY_THRESHOLD = HotKeyRouter.THRESHOLD;
   /** Detection memory cap in bytes (default {@code 65536}). */
   public static final String HOTKEY_MEMORY = HotKeyRouter.MEMORY;
-  /** Detection decay window in messages (default {@code 100000}). */
+  /** Detection decay window in messages (default {@code max(100000, 200 * sample / threshold)}). */
   public static final String HOTKEY_WINDOW = HotKeyRouter.WINDOW;
+  /** Detection sampling: count one message in this many, a power of two (default {@code 1}). */
+  public static final String HOTKEY_SAMPLE = HotKeyRouter.SAMPLE;
   /** Candidates per hot key: at least 2 or {@code all} (default {@code 8}). */
   public static final String HOTKEY_CANDIDATES = HotKeyRouter.CANDIDATES;
   /** Candidate choice: {@code least-loaded} (default), {@code round-robin}, {@code value-hash}. */
@@ -163,7 +167,8 @@ public final class RoutingSpec implements Serializable {
 
   private static final Set<String> LAYER_KEYS = Set.of(SEGMENT_RANGES, SEGMENT_WEIGHTS,
       SEGMENT_EXCLUSIVE, SEGMENT_SEPARATOR, SEGMENT_REGEX, HOTKEY_KEYS, HOTKEY_DETECT,
-      HOTKEY_THRESHOLD, HOTKEY_MEMORY, HOTKEY_WINDOW, HOTKEY_CANDIDATES, HOTKEY_CHOICE,
+      HOTKEY_THRESHOLD, HOTKEY_MEMORY, HOTKEY_WINDOW, HOTKEY_SAMPLE, HOTKEY_CANDIDATES,
+      HOTKEY_CHOICE,
       VERSION_GENERATIONS, VERSION_DEFAULT, VERSION_SOURCE, VERSION_SEPARATOR, VERSION_HEADER);
   private static final Set<String> KEYS;
 
@@ -429,7 +434,7 @@ public final class RoutingSpec implements Serializable {
     }
     if (!detect()) {
       requires(HOTKEY_DETECT + "=true", HOTKEY_THRESHOLD, HOTKEY_MEMORY,
-          HOTKEY_WINDOW);
+          HOTKEY_WINDOW, HOTKEY_SAMPLE);
     }
     if (!hotKeysEnabled()) {
       requires(HOTKEY_KEYS + " is set or " + HOTKEY_DETECT + "=true",
@@ -460,6 +465,9 @@ public final class RoutingSpec implements Serializable {
   /** Decimals in property values: no hex, no d/f suffix, no NaN or Infinity. */
   private static final Pattern DECIMAL =
       Pattern.compile("[0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?|\\.[0-9]+([eE][+-]?[0-9]+)?");
+
+  private static final String SAMPLE_RULE =
+      "must be a power of two from 1 to " + HotKeyRouter.MAX_SAMPLE;
 
   private static int parseInt(String property, String value, int min, String rule) {
     if (!ASCII_DIGITS.matcher(value).matches()) {
@@ -525,6 +533,14 @@ public final class RoutingSpec implements Serializable {
       } catch (NumberFormatException e) {
         throw new RoutingConfigException(HOTKEY_WINDOW, v, "must be a positive number of messages");
       }
+    }
+    if (has(HOTKEY_SAMPLE)) {
+      String v = layers.get(HOTKEY_SAMPLE);
+      int sample = parseInt(HOTKEY_SAMPLE, v, 1, SAMPLE_RULE);
+      if (sample > HotKeyRouter.MAX_SAMPLE || Integer.bitCount(sample) != 1) {
+        throw new RoutingConfigException(HOTKEY_SAMPLE, v, SAMPLE_RULE);
+      }
+      b.sample(sample);
     }
     if (has(HOTKEY_CANDIDATES)) {
       String v = layers.get(HOTKEY_CANDIDATES);

@@ -35,6 +35,8 @@ class AllocationTest {
         HotKeyRouter.builder(HashRouter.kafkaDefault()).hotKeys(List.of("order:3"))
             .choice(HotKeyRouter.Choice.VALUE_HASH).build(),
         HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true).threshold(0.05).build(),
+        HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true).threshold(0.05).sample(8)
+            .build(),
         // hot keys inside segments of different sizes: per-size counters, no churn
         SegmentRouter.builder(HotKeyRouter.builder(HashRouter.kafkaDefault())
             .hotKeys(List.of("order:3", "x5")).build())

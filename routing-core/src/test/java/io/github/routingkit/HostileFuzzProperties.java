@@ -156,6 +156,7 @@ class HostileFuzzProperties {
         number.map(s -> "routing.hotkey.threshold=" + s),
         number.map(s -> "routing.hotkey.memory=" + s),
         number.map(s -> "routing.hotkey.window=" + s),
+        number.map(s -> "routing.hotkey.sample=" + s),
         number.map(s -> "routing.hotkey.candidates=" + s),
         Arbitraries.of("least-loaded", "round-robin", "value-hash", "x").map(s -> "routing.hotkey.choice=" + s),
         gen.list().ofMinSize(1).ofMaxSize(3).map(l -> "routing.version.generations=" + String.join(",", l)),

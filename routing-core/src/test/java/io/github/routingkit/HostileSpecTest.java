@@ -60,6 +60,13 @@ class HostileSpecTest {
       "routing.hotkey.detect=true, routing.hotkey.threshold=4.9e-324|routing.hotkey.window|200 / threshold",
       // a 2 GiB detector was accepted and ran out of memory on the first message
       "routing.hotkey.detect=true, routing.hotkey.memory=2147483647|routing.hotkey.memory|at most",
+      // sampling: a power of two in [1, 1024], only with detection, and the window must cover it
+      "routing.hotkey.detect=true, routing.hotkey.sample=3|routing.hotkey.sample|power of two from 1 to 1024",
+      "routing.hotkey.detect=true, routing.hotkey.sample=0|routing.hotkey.sample|power of two from 1 to 1024",
+      "routing.hotkey.detect=true, routing.hotkey.sample=2048|routing.hotkey.sample|power of two from 1 to 1024",
+      "routing.hotkey.detect=true, routing.hotkey.sample=+8|routing.hotkey.sample|power of two from 1 to 1024",
+      "routing.hotkey.sample=8|routing.hotkey.sample|routing.hotkey.detect=true",
+      "routing.hotkey.detect=true, routing.hotkey.sample=1024, routing.hotkey.window=100000|routing.hotkey.window|200 * sample / threshold = 20480000",
   })
   void badValuesFailAtParseTime(String spec, String property, String rule) {
     rejected(spec, property, rule);

@@ -82,6 +82,38 @@ class HotKeyRouterTest {
     report("1 thread", router, counts, masks);
   }
 
+  /**
+   * Sampled detection (one message in 8 counted, the rest checked through the hot-set filter):
+   * the same guarantees on the same stream. Deterministic: one thread, fixed sampler seed. Fails
+   * if messages that are not counted skipped the hot-set check (hot keys would then stay on one
+   * partition 7 times in 8).
+   */
+  @Test
+  void sampledDetectionScattersHotKeysToo() {
+    HotKeyRouter router = HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true)
+        .candidates(8).sample(8).build();
+    long[] counts = new long[N];
+    int[] masks = new int[DISTINCT];
+    for (int k : stream) {
+      int p = router.partition(keys[k], N);
+      counts[p]++;
+      masks[k] |= 1 << p;
+    }
+    report("1 thread, sample 8", router, counts, masks);
+  }
+
+  @Test
+  void theDefaultWindowGrowsWithSampleAndShrinkingThreshold() {
+    assertThat(HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true).build().toString())
+        .contains("window=100000, sample=1");
+    assertThat(HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true).sample(8).build()
+        .toString()).contains("window=160000, sample=8");
+    assertThat(HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true).threshold(0.001)
+        .build().toString()).contains("window=200000, sample=1");
+    assertThat(RoutingSpec.parse("routing.hotkey.detect=true, routing.hotkey.sample=16")
+        .keyRouter().toString()).contains("window=320000, sample=16");
+  }
+
   @Test
   void detectedHotKeysAreScatteredUnder8Threads() throws Exception {
     HotKeyRouter router = HashRouterBacked.detecting();
@@ -223,6 +255,9 @@ class HotKeyRouterTest {
         .hasMessageContaining("routing.hotkey.candidates");
     assertThatThrownBy(() -> HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true)
         .memoryBytes(100).build()).hasMessageContaining("routing.hotkey.memory");
+    assertThatThrownBy(() -> HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true)
+        .sample(6).build()).hasMessage("routing.hotkey.sample value was '6', must be a power of"
+            + " two from 1 to 1024");
   }
 
   @Test

@@ -38,6 +38,8 @@ public class StrategyBenchmark {
       RoutingSpec.parse("routing.hotkey.keys=hot-a,hot-b,hot-c").keyRouter();
   private final KeyRouter detectingHotKeys =
       RoutingSpec.parse("routing.hotkey.detect=true").keyRouter();
+  private final KeyRouter sampledDetectingHotKeys =
+      RoutingSpec.parse("routing.hotkey.detect=true, routing.hotkey.sample=8").keyRouter();
   private final KeyRouter versioned = RoutingSpec.parse(
       "routing.version.generations=v1:kafka-murmur2,v2:xxh3-64:jump, routing.version.default=v1")
       .keyRouter();
@@ -73,6 +75,15 @@ public class StrategyBenchmark {
   @Benchmark
   public int hotKeyRouterDetecting() {
     return detectingHotKeys.partition(key(), PARTITIONS);
+  }
+
+  /**
+   * Detection counting one message in 8 ({@code routing.hotkey.sample=8}); the other messages
+   * only check the hot-set filter.
+   */
+  @Benchmark
+  public int hotKeyRouterDetectingSampled() {
+    return sampledDetectingHotKeys.partition(key(), PARTITIONS);
   }
 
   @Benchmark
