@@ -359,12 +359,14 @@ public final class HotKeyRouter implements KeyRouter {
 
   /**
    * The 64-bit fingerprint that identifies a key in the summary and the hot sets: XXH3-64 of the
-   * key with its low {@value #FILTER_BITS} bits replaced by {@link #filterIndex}, so the hot set's
-   * filter can be built from fingerprints alone. Two keys share one with probability at most
-   * {@code 2^-54} per pair. (The candidate stride reads bits 17 and up, which XXH3 supplies.)
+   * key; with sampling, its low {@value #FILTER_BITS} bits are replaced by {@link #filterIndex}, so
+   * the hot set's filter can be built from fingerprints alone (two keys then share a fingerprint
+   * with probability at most {@code 2^-54} per pair). The candidate stride reads bits 17 and up,
+   * which are XXH3's either way, so sampling does not change a hot key's candidates.
    */
-  static long fingerprint(byte[] key, int offset, int length) {
-    return (Xxh3.hash(key, offset, length) & ~FILTER_MASK) | filterIndex(key, offset, length);
+  private long fingerprint(byte[] key, int offset, int length) {
+    long h = Xxh3.hash(key, offset, length);
+    return sample == 1 ? h : (h & ~FILTER_MASK) | filterIndex(key, offset, length);
   }
 
   /** A cheap hash of the key's length and its first and last 8 bytes, in [0, 1024). */

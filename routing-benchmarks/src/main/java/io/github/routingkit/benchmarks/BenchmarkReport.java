@@ -54,7 +54,8 @@ public final class BenchmarkReport {
     BASELINES.put("StrategyBenchmark.segmentRouter", "plainMurmur2");
     BASELINES.put("StrategyBenchmark.hotKeyRouterConfigured", "plainMurmur2");
     BASELINES.put("StrategyBenchmark.hotKeyRouterDetecting", "plainMurmur2");
-    BASELINES.put("StrategyBenchmark.hotKeyRouterDetectingSampled", "plainMurmur2");
+    BASELINES.put("StrategyBenchmark.hotKeyRouterDetectingSample8", "plainMurmur2");
+    BASELINES.put("StrategyBenchmark.hotKeyRouterDetectingSample16", "plainMurmur2");
     BASELINES.put("StrategyBenchmark.versionedRouter", "plainMurmur2");
     BASELINES.put("TextKeyStrategyBenchmark.crc32Text", "murmur2Text");
     BASELINES.put("TextKeyStrategyBenchmark.xxh3JumpText", "murmur2Text");

@@ -38,8 +38,10 @@ public class StrategyBenchmark {
       RoutingSpec.parse("routing.hotkey.keys=hot-a,hot-b,hot-c").keyRouter();
   private final KeyRouter detectingHotKeys =
       RoutingSpec.parse("routing.hotkey.detect=true").keyRouter();
-  private final KeyRouter sampledDetectingHotKeys =
+  private final KeyRouter detectingSample8 =
       RoutingSpec.parse("routing.hotkey.detect=true, routing.hotkey.sample=8").keyRouter();
+  private final KeyRouter detectingSample16 =
+      RoutingSpec.parse("routing.hotkey.detect=true, routing.hotkey.sample=16").keyRouter();
   private final KeyRouter versioned = RoutingSpec.parse(
       "routing.version.generations=v1:kafka-murmur2,v2:xxh3-64:jump, routing.version.default=v1")
       .keyRouter();
@@ -82,8 +84,14 @@ public class StrategyBenchmark {
    * only check the hot-set filter.
    */
   @Benchmark
-  public int hotKeyRouterDetectingSampled() {
-    return sampledDetectingHotKeys.partition(key(), PARTITIONS);
+  public int hotKeyRouterDetectingSample8() {
+    return detectingSample8.partition(key(), PARTITIONS);
+  }
+
+  /** Detection counting one message in 16 ({@code routing.hotkey.sample=16}). */
+  @Benchmark
+  public int hotKeyRouterDetectingSample16() {
+    return detectingSample16.partition(key(), PARTITIONS);
   }
 
   @Benchmark
