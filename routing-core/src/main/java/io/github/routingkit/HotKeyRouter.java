@@ -49,9 +49,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *       {@code window >= 200 * s / threshold}); the warm-up of {@code 100 / threshold} is in
  *       counted messages, {@code s} times as many real ones, so a key becomes hot about {@code s}
  *       times later than with exact counting.
- *       That is the trade: measured in routing-benchmarks' StrategyBenchmark, detection with
- *       {@code s = 1} adds about 1.8&times; the cost of plain murmur2 to every message, with
- *       {@code s = 8} under 1&times; (docs/performance.md).</li>
+ *       That is the trade: in routing-benchmarks' StrategyBenchmark, on keys that are not hot, a
+ *       router with exact detection costs about 3&times; plain murmur2, with {@code s = 8} about
+ *       2&times; and with {@code s = 16} about 1.8&times; (docs/benchmarks.md).</li>
  * </ul>
  *
  * <h2>Where a hot key goes</h2>
