@@ -50,8 +50,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *       counted messages, {@code s} times as many real ones, so a key becomes hot about {@code s}
  *       times later than with exact counting.
  *       That is the trade: in routing-benchmarks' StrategyBenchmark, on keys that are not hot, a
- *       router with exact detection costs about 3&times; plain murmur2, with {@code s = 8} about
- *       2&times; and with {@code s = 16} about 1.8&times; (docs/benchmarks.md).</li>
+ *       router with exact detection costs about 3&times; plain murmur2, with {@code s = 8} or
+ *       {@code s = 16} about 2&times; (docs/performance.md).</li>
  * </ul>
  *
  * <h2>Where a hot key goes</h2>
