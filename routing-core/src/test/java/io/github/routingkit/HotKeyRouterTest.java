@@ -71,7 +71,10 @@ class HotKeyRouterTest {
 
   @Test
   void detectedHotKeysAreScatteredSingleThread() {
-    HotKeyRouter router = HashRouterBacked.detecting();
+    routeStreamAndReport("1 thread", HashRouterBacked.detecting());
+  }
+
+  private static void routeStreamAndReport(String label, HotKeyRouter router) {
     long[] counts = new long[N];
     int[] masks = new int[DISTINCT];
     for (int k : stream) {
@@ -79,7 +82,7 @@ class HotKeyRouterTest {
       counts[p]++;
       masks[k] |= 1 << p;
     }
-    report("1 thread", router, counts, masks);
+    report(label, router, counts, masks);
   }
 
   /**
@@ -90,16 +93,8 @@ class HotKeyRouterTest {
    */
   @Test
   void sampledDetectionScattersHotKeysToo() {
-    HotKeyRouter router = HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true)
-        .candidates(8).sample(8).build();
-    long[] counts = new long[N];
-    int[] masks = new int[DISTINCT];
-    for (int k : stream) {
-      int p = router.partition(keys[k], N);
-      counts[p]++;
-      masks[k] |= 1 << p;
-    }
-    report("1 thread, sample 8", router, counts, masks);
+    routeStreamAndReport("1 thread, sample 8", HotKeyRouter.builder(HashRouter.kafkaDefault())
+        .detect(true).candidates(8).sample(8).build());
   }
 
   @Test
