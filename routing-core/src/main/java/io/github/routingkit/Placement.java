@@ -88,7 +88,7 @@ public enum Placement {
 
   /**
    * JumpBackHash (Otmar Ertl, "JumpBackHash: Say Goodbye to the Modulo Operation to Distribute Keys
-   * Uniformly to Buckets", Software: Practice and Experience 55(3), 2025, doi:10.1002/spe.3385) of a
+   * Uniformly to Buckets", arXiv:2403.18682, 2024) of a
    * 64-bit key hash: the same guarantees as {@link #JUMP} (growing n to m moves a key with
    * probability {@code (m - n) / m}, only onto one of the new partitions {@code [n, m)}; each
    * partition gets {@code 1/n} of the keys), in {@code O(1)} expected time with integer arithmetic
