@@ -3,9 +3,9 @@ package io.github.routingkit;
 /**
  * JumpBackHash (Otmar Ertl, "JumpBackHash: Say Goodbye to the Modulo Operation to Distribute Keys
  * Uniformly to Buckets", arXiv:2403.18682, 2024): maps a 64-bit key hash to a bucket in
- * {@code [0, n)} with the same guarantees as jump consistent hash (growing {@code n} to {@code m} moves a key with probability
- * {@code (m - n) / m}, and only onto one of the new buckets {@code [n, m)}; every bucket receives
- * {@code 1/n} of the keys) in {@code O(1)} expected time, with integer arithmetic only. No memory,
+ * {@code [0, n)} with the same guarantees as jump consistent hash (growing {@code n} to {@code m}
+ * moves a key with probability {@code (m - n) / m}, and only onto one of the new buckets
+ * {@code [n, m)}; every bucket receives {@code 1/n} of the keys) in {@code O(1)} expected time, with integer arithmetic only. No memory,
  * no allocation, no state: a pure function, safe from any thread.
  *
  * <p>Why it is consistent: like jump hash, a key has a random set of <em>active indices</em>
