@@ -302,4 +302,26 @@ class NewFeatureEdgeTest {
     for (Future<String> f : fs) assertThat(f.get()).isNull();
     ex.shutdown();
   }
+
+  /** Configured keys of length 0 and 20, sampled or not, whole or at an offset: only candidates, spread. */
+  @Test
+  void configuredEmptyAndLongKeysStayOnCandidates() {
+    for (int s : new int[] {1, 2, 1024}) {
+      HotKeyRouter r = HotKeyRouter.builder(HashRouter.consistentJumpBack()).detect(true).sample(s)
+          .hotKeys(List.of("", "abcdefghijklmnopqrst")).build();
+      for (String k : List.of("", "abcdefghijklmnopqrst")) {
+        byte[] kb = k.getBytes(UTF_8);
+        byte[] arr = new byte[kb.length + 3];
+        System.arraycopy(kb, 0, arr, 3, kb.length);
+        for (int n : new int[] {1, 2, 3, 1000, 1 << 20}) {
+          Set<Integer> c = new HashSet<>();
+          for (int x : r.candidates(kb, n)) c.add(x);
+          Set<Integer> seen = new HashSet<>();
+          for (int i = 0; i < 100; i++) { seen.add(r.partition(kb, n)); seen.add(r.partition(arr, 3, kb.length, n)); }
+          assertThat(c).containsAll(seen);
+          if (n > 1) assertThat(seen.size()).as(k + " " + n + " " + s).isGreaterThan(1);
+        }
+      }
+    }
+  }
 }
