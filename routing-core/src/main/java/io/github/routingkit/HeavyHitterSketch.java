@@ -123,7 +123,8 @@ final class HeavyHitterSketch {
 
   /** The most keys that can be hot at once: at most 1 / threshold keys reach the threshold. */
   int maxHot() {
-    return Math.min(capacity, (int) Math.ceil(1 / threshold) + 1);
+    // in double: for a threshold below 2^-31, (int) ceil(1 / threshold) + 1 wraps to negative
+    return (int) Math.min(capacity, Math.ceil(1 / threshold) + 1);
   }
 
   /**

@@ -117,7 +117,8 @@ public final class HotKeyRouter implements KeyRouter {
    */
   static long defaultWindow(double threshold, int sample) {
     double needed = 2 * Math.ceil(100 / threshold) * sample;
-    return needed > 100_000 && needed <= Long.MAX_VALUE ? (long) needed : 100_000;
+    // 0x1p63 is Long.MAX_VALUE + 1: a bound of 2^63 does not fit either
+    return needed > 100_000 && needed < 0x1p63 ? (long) needed : 100_000;
   }
   /** The largest {@code routing.hotkey.sample}. */
   static final int MAX_SAMPLE = 1024;
@@ -212,13 +213,15 @@ public final class HotKeyRouter implements KeyRouter {
       throw new RoutingConfigException(SAMPLE, sample,
           "must be a power of two from 1 to " + MAX_SAMPLE);
     }
-    // compared as doubles: for a tiny threshold 200 / threshold exceeds any long
+    // an integer-valued double (ceil, times powers of two); for a tiny threshold it exceeds any
+    // long. Compared as longs when it fits: (double) window rounds above 2^53, so a window just
+    // below a large bound would compare equal to it as a double.
     double minWindow = 2 * Math.ceil(100 / threshold) * sample;
-    if (detect && window < minWindow) {
+    boolean fits = minWindow < 0x1p63;
+    if (detect && (!fits || window < (long) minWindow)) {
       throw new RoutingConfigException(WINDOW, window, "must be at least "
           + (sample == 1 ? "200 / threshold = " : "200 * sample / threshold = ")
-          + (minWindow <= Long.MAX_VALUE ? String.valueOf((long) minWindow) : "more than 2^63")
-          + " messages");
+          + (fits ? String.valueOf((long) minWindow) : "2^63 or more") + " messages");
     }
     long[] fps = new long[configuredKeys.size()];
     for (int i = 0; i < fps.length; i++) {

@@ -1,0 +1,335 @@
+package io.github.routingkit;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Bad and extreme input for jump-back placement, sampled hot-key detection and SegmentRouter's
+ * layout cache. Deterministic: seeded Random, a single thread where the outcome depends on order
+ * (the sampler is seeded); the 8-thread tests assert properties that hold under any interleaving.
+ */
+class NewFeatureEdgeTest {
+
+  /**
+   * Regression: the window bound was compared as doubles, and (double) window rounds above 2^53,
+   * so a window one message short of a bound near 2^61 was accepted (the summary then halved its
+   * counts to below the warm-up after every window).
+   */
+  @Test
+  void windowOneShortOfALargeBoundIsRejected() {
+    double t = 1e-13;
+    int s = 1024;
+    long min = (long) (2 * Math.ceil(100 / t) * s);
+    assertThat((double) (min - 1)).isEqualTo((double) min); // the rounding the old check fell for
+    assertThatThrownBy(() -> HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true)
+        .threshold(t).sample(s).window(min - 1).build())
+        .isInstanceOf(RoutingConfigException.class)
+        .hasMessage("routing.hotkey.window value was '" + (min - 1)
+            + "', must be at least 200 * sample / threshold = " + min + " messages");
+    assertThat(HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true)
+        .threshold(t).sample(s).window(min).build().toString()).contains("window=" + min);
+  }
+
+  /** A bound of exactly 2^63 fits no long: the default window must not pass it as Long.MAX_VALUE. */
+  @Test
+  void defaultWindowOfExactly2To63IsReported() {
+    double t = 100 / 0x1p62;
+    assertThat(2 * Math.ceil(100 / t)).isEqualTo(0x1p63);
+    assertThatThrownBy(() -> HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true)
+        .threshold(t).build())
+        .isInstanceOf(RoutingConfigException.class)
+        .hasMessage("routing.hotkey.window value was '100000', must be at least 200 / threshold"
+            + " = 2^63 or more messages");
+  }
+
+  /**
+   * Regression: a threshold below 2^-31 (allowed with a long enough window) overflowed the hot-set
+   * size, (int) ceil(1 / t) + 1, to a negative array size: NegativeArraySizeException at build.
+   */
+  @Test
+  void tinyThresholdWithLongWindowBuildsAndRoutes() {
+    for (int s : new int[] {1, 8, 1024}) {
+      HotKeyRouter r = HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true)
+          .threshold(1e-10).window(Long.MAX_VALUE).sample(s).build();
+      byte[] k = "k".getBytes(UTF_8);
+      for (int i = 0; i < 5000; i++) {
+        assertThat(r.partition(k, 7)).isEqualTo(HashRouter.kafkaDefault().partition(k, 7));
+      }
+    }
+    RoutingSpec spec = RoutingSpec.parse("routing.hotkey.detect=true, routing.hotkey.sample=1024,"
+        + " routing.hotkey.threshold=0.0000000001, routing.hotkey.window=9223372036854775807");
+    assertThat(spec.keyRouter().partition("k", 7)).isBetween(0, 6);
+  }
+
+  @Test
+  void jumpBackEdges() {
+    long[] hs = {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, 1, 0x9e3779b97f4a7c15L, -0x9e3779b97f4a7c15L};
+    int[] ns = {1, 2, 3, 4, 5, 7, 8, 1 << 30, (1 << 30) + 1, Integer.MAX_VALUE - 1, Integer.MAX_VALUE};
+    Random r = new Random(1);
+    for (int i = 0; i < 200000; i++) {
+      long h = i < hs.length ? hs[i] : r.nextLong();
+      for (int n : ns) {
+        int p = Placement.jumpBack(h, n);
+        assertThat(p).isBetween(0, n - 1);
+        int q = Placement.JUMP_BACK.place((int) h, n);
+        assertThat(q).isBetween(0, n - 1);
+      }
+    }
+    for (int n : new int[] {0, -1, Integer.MIN_VALUE}) {
+      assertThatThrownBy(() -> Placement.jumpBack(1, n)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> HashRouter.consistentJumpBack().partition(new byte[1], n))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> HashRouter.consistentJumpBack().partition(new byte[1], 0, 1, n))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+  }
+
+  @Test
+  void specRoundTrips() {
+    String[] specs = {
+      "routing.scheme=xxh3-64, routing.placement=jump-back",
+      "routing.placement=jump-back",
+      "routing.hotkey.detect=true, routing.hotkey.sample=1024, routing.placement=jump-back",
+      "routing.hotkey.detect=true, routing.hotkey.sample=1",
+      "routing.hotkey.detect=true, routing.hotkey.sample=16, routing.hotkey.threshold=0.5, routing.hotkey.window=6400",
+      "routing.version.generations=v1:kafka-murmur2:native:12,v2:xxh3-64:jump-back:*, routing.version.default=v2",
+      "routing.version.generations=v1:xxh3-64:jump-back,v2:pulsar-murmur3:jump-back:7, routing.version.default=v1, routing.hotkey.detect=true, routing.hotkey.sample=8",
+      "routing.segment.weights=a:1,b:1,*:1, routing.hotkey.detect=true, routing.hotkey.sample=2, routing.placement=jump-back",
+    };
+    for (String s : specs) {
+      RoutingSpec spec = RoutingSpec.parse(s);
+      assertThat(RoutingSpec.parse(spec.toString())).as(s).isEqualTo(spec);
+      assertThat(RoutingSpec.parse(spec.toMap())).as(s).isEqualTo(spec);
+    }
+  }
+
+  @Test
+  void badSpecsNameTheProperty() {
+    String[][] bad = { // spec, start of the message
+      {"routing.hotkey.detect=true, routing.hotkey.sample=0",
+          "routing.hotkey.sample value was '0', must be a power of two from 1 to 1024"},
+      {"routing.hotkey.detect=true, routing.hotkey.sample=2048",
+          "routing.hotkey.sample value was '2048', must be a power of two"},
+      {"routing.hotkey.detect=true, routing.hotkey.sample=3",
+          "routing.hotkey.sample value was '3', must be a power of two"},
+      {"routing.hotkey.detect=true, routing.hotkey.sample=-2",
+          "routing.hotkey.sample value was '-2', must be a power of two"},
+      {"routing.hotkey.detect=true, routing.hotkey.sample=99999999999999999999",
+          "routing.hotkey.sample value was '99999999999999999999', must be"},
+      {"routing.hotkey.detect=true, routing.hotkey.sample=1.0",
+          "routing.hotkey.sample value was '1.0', must be"},
+      {"routing.hotkey.detect=true, routing.hotkey.sample=0x10",
+          "routing.hotkey.sample value was '0x10', must be"},
+      {"routing.hotkey.sample=8",
+          "routing.hotkey.sample value was '8', has no effect unless routing.hotkey.detect=true"},
+      {"routing.hotkey.detect=false, routing.hotkey.sample=8",
+          "routing.hotkey.sample value was '8', has no effect unless"},
+      {"routing.hotkey.detect=true, routing.hotkey.sample=1024, routing.hotkey.window=100000",
+          "routing.hotkey.window value was '100000', must be at least 200 * sample / threshold = 20480000 messages"},
+      {"routing.hotkey.detect=true, routing.hotkey.sample=1024, routing.hotkey.threshold=0.0000000000000000001",
+          "routing.hotkey.window value was '100000', must be at least 200 * sample / threshold = 2^63 or more"},
+      {"routing.hotkey.detect=true, routing.hotkey.sample=1024, routing.hotkey.window=9223372036854775807, routing.hotkey.threshold=0.000000000000000001",
+          "routing.hotkey.window value was '9223372036854775807', must be at least"},
+      {"routing.placement=jump-backs",
+          "routing.placement value was 'jump-backs', must be one of [native, modulo, jump, jump-back]"},
+      {"routing.placement=JUMP-BACK",
+          "routing.placement value was 'JUMP-BACK', must be one of"},
+      {"routing.version.generations=v1:xxh3-64:jump_back, routing.version.default=v1",
+          "routing.version.generations value was 'v1:xxh3-64:jump_back', generation 'v1' placement 'jump_back' must be one of"},
+      {"routing.version.generations=v1:xxh3-64:jump-back:0, routing.version.default=v1",
+          "routing.version.generations value was '0', generation 'v1' partition count '0' must be"},
+      {"routing.version.generations=v1:xxh3-64:jump-back:*:x, routing.version.default=v1",
+          "routing.version.generations value was 'v1:xxh3-64:jump-back:*:x', entry"},
+    };
+    for (String[] row : bad) {
+      assertThatThrownBy(() -> RoutingSpec.parse(row[0])).as(row[0])
+          .isInstanceOf(RoutingConfigException.class).hasMessageStartingWith(row[1]);
+    }
+  }
+
+  @Test
+  void serializationSampled() throws Exception {
+    for (int s : new int[] {2, 8, 1024}) {
+      HotKeyRouter r = HotKeyRouter.builder(HashRouter.consistentJumpBack()).detect(true).sample(s)
+          .hotKeys(List.of("a", "", "ü")).choice(HotKeyRouter.Choice.VALUE_HASH).build();
+      HotKeyRouter c = TestSerialization.roundTrip(r);
+      assertThat(c.toString()).isEqualTo(r.toString());
+      for (String k : List.of("a", "", "ü", "b")) {
+        byte[] kb = k.getBytes(UTF_8);
+        assertThat(c.isHot(kb)).isEqualTo(r.isHot(kb));
+        for (int n = 1; n < 40; n++) {
+          assertThat(c.partition(kb, "v".getBytes(UTF_8), n)).isEqualTo(r.partition(kb, "v".getBytes(UTF_8), n));
+        }
+      }
+    }
+  }
+
+  /** Detect a hot key from a plain array, then route it embedded at every offset in larger arrays. */
+  @Test
+  void sampledFilterAtArrayEnds() {
+    Random rnd = new Random(7);
+    for (int len = 0; len <= 20; len++) {
+      byte[] hot = new byte[len];
+      rnd.nextBytes(hot);
+      HotKeyRouter r = HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true).sample(8)
+          .threshold(0.2).window(100_000).build();
+      // one hot key among many cold ones
+      for (int i = 0; i < 60_000; i++) {
+        if (i % 2 == 0) {
+          r.partition(hot, 10);
+        } else {
+          byte[] c = new byte[8];
+          rnd.nextBytes(c);
+          r.partition(c, 10);
+        }
+      }
+      assertThat(r.isHot(hot)).as("len %d", len).isTrue();
+      int[] cand = r.candidates(hot, 10);
+      Set<Integer> cs = new HashSet<>();
+      for (int c : cand) cs.add(c);
+      for (int pad = 0; pad <= 17; pad++) {
+        for (int before = 0; before <= pad; before++) {
+          byte[] arr = new byte[len + pad];
+          rnd.nextBytes(arr);
+          System.arraycopy(hot, 0, arr, before, len);
+          Set<Integer> seen = new HashSet<>();
+          for (int i = 0; i < 200; i++) {
+            int p = r.partition(arr, before, len, 10);
+            assertThat(cs).as("len %d pad %d before %d", len, pad, before).contains(p);
+            seen.add(p);
+          }
+          assertThat(seen.size()).as("spread len %d pad %d before %d", len, pad, before).isGreaterThan(1);
+        }
+      }
+    }
+  }
+
+  @Test
+  void bytesWordBounds() {
+    Random rnd = new Random(3);
+    for (int size = 0; size <= 20; size++) {
+      byte[] a = new byte[size];
+      rnd.nextBytes(a);
+      for (int from = 0; from <= size; from++) {
+        for (int to = from; to <= size; to++) {
+          long w = Bytes.word(a, from, to);
+          long e = 0;
+          int n = Math.min(8, to - from);
+          for (int i = n - 1; i >= 0; i--) e = (e << 8) | (a[from + i] & 0xFF);
+          assertThat(w).isEqualTo(e);
+        }
+      }
+    }
+  }
+
+  @Test
+  void concurrentSampled() throws Exception {
+    HashRouter inner = HashRouter.consistentJumpBack();
+    HotKeyRouter r = HotKeyRouter.builder(inner).detect(true).sample(16).threshold(0.05)
+        .hotKeys(List.of("conf")).candidates(4).build();
+    byte[] hotD = "detected-hot".getBytes(UTF_8);
+    byte[] conf = "conf".getBytes(UTF_8);
+    int[] ns = {1, 2, 3, 5, 12, 64, 65, 129, 1000};
+    ExecutorService ex = Executors.newFixedThreadPool(8);
+    List<Future<String>> fs = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      int tt = t;
+      fs.add(ex.submit(() -> {
+        Random rnd = new Random(tt);
+        for (int i = 0; i < 300_000; i++) {
+          int n = ns[(i / 7 + tt) % ns.length];
+          byte[] k;
+          int kind = i % 4;
+          if (kind == 0) k = hotD; else if (kind == 1 && i % 8 == 1) k = conf; else {
+            k = ("cold-" + rnd.nextInt(1_000_000)).getBytes(UTF_8);
+          }
+          int p = r.partition(k, n);
+          if (k == hotD || k == conf) {
+            int[] c = r.candidates(k, n);
+            boolean ok = false;
+            for (int x : c) ok |= x == p;
+            if (!ok) return "not a candidate " + new String(k, UTF_8) + " n=" + n + " p=" + p;
+          } else if (p != inner.partition(k, n)) {
+            return "cold moved " + new String(k, UTF_8) + " n=" + n;
+          }
+        }
+        return null;
+      }));
+    }
+    for (Future<String> f : fs) assertThat(f.get()).isNull();
+    ex.shutdown();
+    assertThat(r.isHot(hotD)).isTrue();
+  }
+
+  @Test
+  void segmentMemoConcurrent() throws Exception {
+    SegmentRouter seg = SegmentRouter.builder(HashRouter.consistentJumpBack())
+        .weights("a:3,b:1,*:2").exclusive("a").build();
+    int[] ns = new int[24];
+    for (int i = 0; i < ns.length; i++) ns[i] = 6 + i * 5;
+    Map<Integer, Map<String, List<Integer>>> expect = new HashMap<>();
+    SegmentRouter fresh = SegmentRouter.builder(HashRouter.consistentJumpBack())
+        .weights("a:3,b:1,*:2").exclusive("a").build();
+    for (int n : ns) expect.put(n, fresh.layout(n));
+    ExecutorService ex = Executors.newFixedThreadPool(8);
+    List<Future<String>> fs = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      int tt = t;
+      fs.add(ex.submit(() -> {
+        Random rnd = new Random(tt);
+        for (int i = 0; i < 200_000; i++) {
+          int n = ns[rnd.nextInt(ns.length)];
+          String tenant = new String[] {"a", "b", "c", ""}[rnd.nextInt(4)];
+          byte[] k = (tenant + ":" + rnd.nextInt(1000)).getBytes(UTF_8);
+          int p = seg.partition(k, n);
+          List<Integer> range = expect.get(n).get(tenant.equals("a") || tenant.equals("b") ? tenant : "*");
+          if (!range.contains(p)) return "n=" + n + " tenant " + tenant + " p=" + p;
+          if (i % 1000 == 0) {
+            try { seg.partition(k, -i - 1); return "accepted negative"; } catch (IllegalArgumentException e) { }
+            try { seg.partition(k, 0); return "accepted 0"; } catch (IllegalArgumentException e) { }
+            try { seg.partition(k, 1); return "accepted 1"; } catch (RoutingConfigException e) { }
+            try { seg.partition(k, Integer.MAX_VALUE); return "accepted max"; } catch (IllegalArgumentException e) { }
+          }
+        }
+        return null;
+      }));
+    }
+    for (Future<String> f : fs) assertThat(f.get()).isNull();
+    ex.shutdown();
+  }
+
+  /** Configured keys of length 0 and 20, sampled or not, whole or at an offset: only candidates, spread. */
+  @Test
+  void configuredEmptyAndLongKeysStayOnCandidates() {
+    for (int s : new int[] {1, 2, 1024}) {
+      HotKeyRouter r = HotKeyRouter.builder(HashRouter.consistentJumpBack()).detect(true).sample(s)
+          .hotKeys(List.of("", "abcdefghijklmnopqrst")).build();
+      for (String k : List.of("", "abcdefghijklmnopqrst")) {
+        byte[] kb = k.getBytes(UTF_8);
+        byte[] arr = new byte[kb.length + 3];
+        System.arraycopy(kb, 0, arr, 3, kb.length);
+        for (int n : new int[] {1, 2, 3, 1000, 1 << 20}) {
+          Set<Integer> c = new HashSet<>();
+          for (int x : r.candidates(kb, n)) c.add(x);
+          Set<Integer> seen = new HashSet<>();
+          for (int i = 0; i < 100; i++) { seen.add(r.partition(kb, n)); seen.add(r.partition(arr, 3, kb.length, n)); }
+          assertThat(c).containsAll(seen);
+          if (n > 1) assertThat(seen.size()).as(k + " " + n + " " + s).isGreaterThan(1);
+        }
+      }
+    }
+  }
+}
