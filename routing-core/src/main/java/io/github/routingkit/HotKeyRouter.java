@@ -698,9 +698,12 @@ public final class HotKeyRouter implements KeyRouter {
    * router's partition: where the key's messages go while it is hot. A pure function of key, count
    * and configuration.
    *
-   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   * @return {@code min(d, numPartitions)} distinct partitions in {@code [0, numPartitions)}
+   * @throws IllegalArgumentException if {@code numPartitions < 1}, or above 2^20 (the most a hot
+   *     key can be routed over: its partition space is tabulated, so routing it there throws too)
    */
   public int[] candidates(byte[] key, int numPartitions) {
+    Partitions.checkTableCount(numPartitions, "HotKeyRouter");
     int base = inner.partition(key, 0, key.length, numPartitions);
     int d = Math.min(candidates, numPartitions);
     int stride = stride(fingerprint(key, 0, key.length), numPartitions);

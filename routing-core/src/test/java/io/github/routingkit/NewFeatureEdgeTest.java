@@ -332,4 +332,20 @@ class NewFeatureEdgeTest {
       }
     }
   }
+
+  /** candidates() ran out of memory for candidates=all at Integer.MAX_VALUE partitions. */
+  @Test
+  void candidatesRejectCountsAHotKeyCannotBeRoutedOver() {
+    HotKeyRouter router = HotKeyRouter.builder(HashRouter.kafkaDefault())
+        .hotKeys(java.util.List.of("k")).candidates(HotKeyRouter.ALL).build();
+    byte[] key = "k".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> router.candidates(key, Integer.MAX_VALUE))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("numPartitions was 2147483647");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> router.partition(key, Integer.MAX_VALUE))
+        .isInstanceOf(IllegalArgumentException.class);
+    org.assertj.core.api.Assertions.assertThat(router.candidates(key, 1 << 20)).hasSize(1 << 20);
+  }
 }
