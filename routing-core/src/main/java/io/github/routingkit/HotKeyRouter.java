@@ -477,22 +477,37 @@ public final class HotKeyRouter implements KeyRouter {
 
   /**
    * The space for partition count {@code n}. A {@link SegmentRouter} above this router calls it
-   * with each segment's range size, so spaces are kept per size in a small direct-mapped table (64
-   * slots by {@code n mod 64}): switching between segments neither allocates nor loses counts.
-   * Segments of equal size share counters (their partitions are balanced together), which only
-   * blurs the load signal; two sizes that collide in the table replace each other's space.
+   * with each segment's range size, and one producer may route topics of several sizes, so spaces
+   * are kept per size in a small two-choice table (64 slots; a size may sit in slot
+   * {@code n mod 64} or in a second slot from a multiplicative hash of {@code n}): switching
+   * between sizes neither allocates nor loses counts unless three sizes contend for the same two
+   * slots. Segments of equal size share counters (their partitions are balanced together), which
+   * only blurs the load signal.
    */
   private Space spaceFor(int n) {
     Space last = lastSpace;
     if (last != null && last.n == n) { // the first space stays cached; others are in the table
       return last;
     }
-    int slot = n & (SPACE_SLOTS - 1);
-    Space space = spaces.get(slot);
+    int first = n & (SPACE_SLOTS - 1);
+    Space space = spaces.get(first);
     if (space == null || space.n != n) {
-      space = new Space(Partitions.checkTableCount(n, "HotKeyRouter"), configured,
-          choice == Choice.LEAST_LOADED);
-      spaces.set(slot, space);
+      int second = (n * 0x9E3779B9) >>> (32 - Integer.numberOfTrailingZeros(SPACE_SLOTS));
+      Space other = spaces.get(second);
+      if (other != null && other.n == n) {
+        space = other;
+      } else {
+        Space created = new Space(Partitions.checkTableCount(n, "HotKeyRouter"), configured,
+            choice == Choice.LEAST_LOADED);
+        if (space == null) {
+          spaces.set(first, created);
+        } else if (other == null) {
+          spaces.set(second, created);
+        } else {
+          spaces.set(first, created); // both slots hold other sizes: the first one is replaced
+        }
+        space = created;
+      }
     }
     if (last == null) {
       lastSpace = space; // written once: segments switching sizes must not write a shared line

@@ -104,4 +104,30 @@ class AllocationTest {
     // 51,200 routings over 8 counts: recomputing a layout per switch would allocate megabytes
     assertThat(allocated).as("allocated %d bytes", allocated).isLessThan(4096);
   }
+
+  /**
+   * Hot keys over two sizes that collide modulo 64 (16 and 80): each keeps its own load counters,
+   * so alternating between them allocates nothing. Failed when spaces were kept by n mod 64 only.
+   */
+  @Test
+  void hotKeySpacesOfCollidingSizesCoexist() {
+    com.sun.management.ThreadMXBean mx = allocationCounter();
+    byte[] hot = "order:3".getBytes(UTF_8);
+    byte[] cold = "x5".getBytes(UTF_8);
+    KeyRouter r = HotKeyRouter.builder(HashRouter.kafkaDefault()).hotKeys(List.of("order:3"))
+        .build();
+    int[] counts = {12, 16, 80, 144};
+    long id = Thread.currentThread().getId();
+    int sink = 0;
+    for (int i = 0; i < 20_000; i++) {
+      sink += r.partition(hot, counts[i & 3]) + r.partition(cold, counts[i & 3]);
+    }
+    long before = mx.getThreadAllocatedBytes(id);
+    for (int i = 0; i < 50_000; i++) {
+      sink += r.partition(hot, counts[i & 3]) + r.partition(cold, counts[i & 3]);
+    }
+    long allocated = mx.getThreadAllocatedBytes(id) - before;
+    assertThat(sink).isNotNegative();
+    assertThat(allocated).as("allocated %d bytes", allocated).isLessThan(4096);
+  }
 }
