@@ -91,7 +91,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * (with a single thread: exactly this router's messages), and the sum over stripes is balanced
  * because each part is; two threads in one stripe share its counters, whose increments are not
  * atomic (a lost increment only blurs the load signal). Routing a {@code byte[]} key allocates
- * nothing except when the hot set changes, the partition count changes, or a thread first routes
+ * nothing except when the hot set changes, a partition count is first seen, or a thread first routes
  * with least-loaded choice through a stripe for a partition count. Serializable through its
  * configuration: a deserialized router starts with empty detection and counters.
  */
