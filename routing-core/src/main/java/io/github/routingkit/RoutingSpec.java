@@ -95,6 +95,8 @@ import java.util.stream.Collectors;
  *       is trimmed (also around list items); identifiers are case-sensitive.</li>
  *   <li>Illegal combinations: a layer's options without the property that enables the layer (e.g.
  *       {@code routing.hotkey.threshold} without {@code routing.hotkey.detect=true},
+ *       {@code routing.version.separator} with {@code routing.version.source=header},
+ *       {@code routing.version.header} without it,
  *       {@code routing.segment.exclusive} without ranges or weights); both
  *       {@code routing.segment.ranges} and {@code .weights}; both {@code routing.segment.separator}
  *       and {@code .regex}; {@code routing.scheme} or {@code routing.placement} other than the
@@ -444,6 +446,12 @@ public final class RoutingSpec implements Serializable {
       requires(VERSION_GENERATIONS + " is set", VERSION_DEFAULT,
           VERSION_SOURCE, VERSION_SEPARATOR, VERSION_HEADER);
     } else {
+      // the key prefix and the header are alternatives: each one's option is inert for the other
+      if ("header".equals(layers.get(VERSION_SOURCE))) {
+        requires(VERSION_SOURCE + "=key-prefix", VERSION_SEPARATOR);
+      } else {
+        requires(VERSION_SOURCE + "=header", VERSION_HEADER);
+      }
       if (scheme != DEFAULTS.scheme) {
         throw new RoutingConfigException(SCHEME, scheme.id(), "cannot be combined with "
             + VERSION_GENERATIONS + ", where each generation names its scheme");

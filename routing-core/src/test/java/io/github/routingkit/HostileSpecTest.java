@@ -66,6 +66,9 @@ class HostileSpecTest {
       "routing.hotkey.detect=true, routing.hotkey.sample=2048|routing.hotkey.sample|power of two from 1 to 1024",
       "routing.hotkey.detect=true, routing.hotkey.sample=+8|routing.hotkey.sample|power of two from 1 to 1024",
       "routing.hotkey.sample=8|routing.hotkey.sample|routing.hotkey.detect=true",
+      // the version's key-prefix separator and its header name are alternatives: each is inert with the other
+      "routing.version.generations=v1:kafka-murmur2, routing.version.default=v1, routing.version.source=header, routing.version.separator=#|routing.version.separator|has no effect unless routing.version.source=key-prefix",
+      "routing.version.generations=v1:kafka-murmur2, routing.version.default=v1, routing.version.header=x-v|routing.version.header|has no effect unless routing.version.source=header",
       "routing.hotkey.detect=true, routing.hotkey.sample=1024, routing.hotkey.window=100000|routing.hotkey.window|200 * sample / threshold = 20480000",
   })
   void badValuesFailAtParseTime(String spec, String property, String rule) {
