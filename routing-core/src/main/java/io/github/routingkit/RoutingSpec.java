@@ -290,8 +290,10 @@ public final class RoutingSpec implements Serializable {
           break;
         default:
           if (!LAYER_KEYS.contains(key)) {
-            throw new RoutingConfigException(key, raw,
-                "unknown property, known routing properties are " + KEYS);
+            String near = nearestKnown(key);
+            throw new RoutingConfigException(key, raw, "unknown property"
+                + (near == null ? "" : " (did you mean " + near + "?)")
+                + ", known routing properties are " + KEYS);
           }
           if (value == null || value.isEmpty()) {
             throw new RoutingConfigException(key, raw, "must not be empty");
@@ -476,6 +478,49 @@ public final class RoutingSpec implements Serializable {
 
   private static final String SAMPLE_RULE =
       "must be a power of two from 1 to " + HotKeyRouter.MAX_SAMPLE;
+
+  /**
+   * The known property within edit distance 2 of {@code key} (a typo: a letter missing, extra,
+   * swapped or wrong), the closest first; null if none is that close.
+   */
+  private static String nearestKnown(String key) {
+    String best = null;
+    int bestDistance = 3;
+    for (String known : KEYS) {
+      int d = editDistance(key, known, bestDistance);
+      if (d < bestDistance) {
+        best = known;
+        bestDistance = d;
+      }
+    }
+    return best;
+  }
+
+  /** Optimal-string-alignment distance, or {@code limit} if it is at least that. */
+  private static int editDistance(String a, String b, int limit) {
+    if (Math.abs(a.length() - b.length()) >= limit) {
+      return limit;
+    }
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        int v = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2)
+            && a.charAt(i - 2) == b.charAt(j - 1)) {
+          v = Math.min(v, d[i - 2][j - 2] + 1); // two neighbours swapped
+        }
+        d[i][j] = v;
+      }
+    }
+    return Math.min(d[a.length()][b.length()], limit);
+  }
 
   private static int parseInt(String property, String value, int min, String rule) {
     if (!ASCII_DIGITS.matcher(value).matches()) {

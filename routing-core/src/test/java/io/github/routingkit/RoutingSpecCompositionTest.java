@@ -144,4 +144,16 @@ class RoutingSpecCompositionTest {
     assertThat(e.property()).isEqualTo("routing.hotkey.memory");
     assertThat(e.value()).isEqualTo("x");
   }
+
+  @Test
+  void aTypoedPropertyNamesTheOneItWasMeantToBe() {
+    assertThatThrownBy(() -> RoutingSpec.parse(Map.of("routing.placment", "jump")))
+        .hasMessageStartingWith("routing.placment value was 'jump', unknown property"
+            + " (did you mean routing.placement?), known routing properties are [");
+    assertThatThrownBy(() -> RoutingSpec.parse(Map.of("routing.hotkey.smaple", "8")))
+        .hasMessageContaining("(did you mean routing.hotkey.sample?)");
+    assertThatThrownBy(() -> RoutingSpec.parse(Map.of("routing.colour", "blue")))
+        .hasMessageNotContaining("did you mean")
+        .hasMessageContaining("unknown property, known routing properties are [");
+  }
 }
