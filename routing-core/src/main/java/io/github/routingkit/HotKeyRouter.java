@@ -116,12 +116,27 @@ public final class HotKeyRouter implements KeyRouter {
    * 100000 if even that bound overflows a long (the window check then reports it).
    */
   static long defaultWindow(double threshold, int sample) {
-    double needed = 2 * Math.ceil(100 / threshold) * sample;
-    // 0x1p63 is Long.MAX_VALUE + 1: a bound of 2^63 does not fit either
+    double needed = minWindow(threshold, sample);
     return needed > 100_000 && needed < 0x1p63 ? (long) needed : 100_000;
+  }
+
+  /**
+   * {@code 200 * sample / threshold}, the shortest window whose counted messages cover twice the
+   * warm-up: an integer-valued double (ceil, times powers of two). For a tiny threshold it exceeds
+   * any long; 0x1p63 is Long.MAX_VALUE + 1, so a bound of 2^63 or more does not fit either.
+   */
+  private static double minWindow(double threshold, int sample) {
+    return 2 * Math.ceil(100 / threshold) * sample;
   }
   /** The largest {@code routing.hotkey.sample}. */
   static final int MAX_SAMPLE = 1024;
+  /** The rule a {@code routing.hotkey.sample} value breaks, for error messages. */
+  static final String SAMPLE_RULE = "must be a power of two from 1 to " + MAX_SAMPLE;
+
+  /** Whether {@code sample} is a power of two in {@code [1, MAX_SAMPLE]}. */
+  static boolean isValidSample(int sample) {
+    return sample >= 1 && sample <= MAX_SAMPLE && Integer.bitCount(sample) == 1;
+  }
 
   /** {@code routing.hotkey.candidates=all}: every partition is a candidate. */
   public static final int ALL = Integer.MAX_VALUE;
@@ -209,14 +224,12 @@ public final class HotKeyRouter implements KeyRouter {
       throw new RoutingConfigException(MEMORY, memory, "must be at least "
           + HeavyHitterSketch.footprint(16) + " bytes (16 counters)");
     }
-    if (sample < 1 || sample > MAX_SAMPLE || Integer.bitCount(sample) != 1) {
-      throw new RoutingConfigException(SAMPLE, sample,
-          "must be a power of two from 1 to " + MAX_SAMPLE);
+    if (!isValidSample(sample)) {
+      throw new RoutingConfigException(SAMPLE, sample, SAMPLE_RULE);
     }
-    // an integer-valued double (ceil, times powers of two); for a tiny threshold it exceeds any
-    // long. Compared as longs when it fits: (double) window rounds above 2^53, so a window just
-    // below a large bound would compare equal to it as a double.
-    double minWindow = 2 * Math.ceil(100 / threshold) * sample;
+    // compared as longs when it fits: (double) window rounds above 2^53, so a window just below a
+    // large bound would compare equal to it as a double
+    double minWindow = minWindow(threshold, sample);
     boolean fits = minWindow < 0x1p63;
     if (detect && (!fits || window < (long) minWindow)) {
       throw new RoutingConfigException(WINDOW, window, "must be at least "
@@ -240,15 +253,9 @@ public final class HotKeyRouter implements KeyRouter {
         ? new Detector(new HeavyHitterSketch(capacity, window / sample, threshold)) : null;
     this.detected = HotSet.EMPTY;
     this.spaces = new AtomicReferenceArray<>(SPACE_SLOTS);
-    this.cycles = choice == Choice.ROUND_ROBIN ? new long[(STRIPES + 1) * PAD] : null;
-    if (detect && sample > 1) {
-      samplers = new long[(STRIPES + 1) * PAD];
-      for (int i = 1; i <= STRIPES; i++) {
-        samplers[i * PAD] = SAMPLER_SEED; // every stripe alike: one thread's run is reproducible
-      }
-    } else {
-      samplers = null;
-    }
+    this.cycles = choice == Choice.ROUND_ROBIN ? stripedCells(0) : null;
+    // every stripe seeded alike: one thread's run is reproducible
+    this.samplers = detect && sample > 1 ? stripedCells(SAMPLER_SEED) : null;
   }
 
   /** Returns a builder of a hot-key router over {@code inner}. */
@@ -407,7 +414,7 @@ public final class HotKeyRouter implements KeyRouter {
 
   /** Whether this message is one the sampled summary counts: the stripe's xorshift draws it. */
   private boolean sampled() {
-    int index = (stripe() + 1) * PAD;
+    int index = stripeCell();
     long x = (long) LONGS.getOpaque(samplers, index);
     x ^= x << 13;
     x ^= x >>> 7;
@@ -418,6 +425,20 @@ public final class HotKeyRouter implements KeyRouter {
 
   private static int stripe() {
     return (int) Thread.currentThread().getId() & (STRIPES - 1);
+  }
+
+  /** One long per stripe, each {@link #PAD} longs from the next and from the array's ends. */
+  private static long[] stripedCells(long initial) {
+    long[] cells = new long[(STRIPES + 1) * PAD];
+    for (int s = 0; s < STRIPES; s++) {
+      cells[(s + 1) * PAD] = initial;
+    }
+    return cells;
+  }
+
+  /** The calling thread's cell in an array from {@link #stripedCells}. */
+  private static int stripeCell() {
+    return (stripe() + 1) * PAD;
   }
 
   /**
@@ -563,13 +584,13 @@ public final class HotKeyRouter implements KeyRouter {
     int base = inner.partition(key, offset, length, n);
     long fp = 0;
     int hot = NOT_HOT;
-    if (detect && (sample == 1 || sampled())) {
-      fp = fingerprint(key, offset, length);
-      detector.count(fp);
-      hot = n < 2 ? NOT_HOT : hotIndex(fp);
-    } else if (mayBeConfigured(key, offset, length)
+    boolean counted = detect && (sample == 1 || sampled());
+    if (counted || mayBeConfigured(key, offset, length)
         || (detect && detected.mayContain(key, offset, length))) {
       fp = fingerprint(key, offset, length);
+      if (counted) {
+        detector.count(fp);
+      }
       hot = n < 2 ? NOT_HOT : hotIndex(fp);
     }
     if (hot == NOT_HOT) {
@@ -587,7 +608,7 @@ public final class HotKeyRouter implements KeyRouter {
         return candidate(base, stride, c, n);
       }
       case ROUND_ROBIN: {
-        int index = (stripe() + 1) * PAD;
+        int index = stripeCell();
         long c = (long) LONGS.getOpaque(cycles, index);
         LONGS.setOpaque(cycles, index, c + 1);
         return candidate(base, stride, (int) Math.floorMod(c, (long) d), n);

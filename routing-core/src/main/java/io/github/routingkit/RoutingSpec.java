@@ -476,9 +476,6 @@ public final class RoutingSpec implements Serializable {
   private static final Pattern DECIMAL =
       Pattern.compile("[0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?|\\.[0-9]+([eE][+-]?[0-9]+)?");
 
-  private static final String SAMPLE_RULE =
-      "must be a power of two from 1 to " + HotKeyRouter.MAX_SAMPLE;
-
   /**
    * The known property within edit distance 2 of {@code key} (a typo: a letter missing, extra,
    * swapped or wrong), the closest first; null if none is that close.
@@ -589,9 +586,9 @@ public final class RoutingSpec implements Serializable {
     }
     if (has(HOTKEY_SAMPLE)) {
       String v = layers.get(HOTKEY_SAMPLE);
-      int sample = parseInt(HOTKEY_SAMPLE, v, 1, SAMPLE_RULE);
-      if (sample > HotKeyRouter.MAX_SAMPLE || Integer.bitCount(sample) != 1) {
-        throw new RoutingConfigException(HOTKEY_SAMPLE, v, SAMPLE_RULE);
+      int sample = parseInt(HOTKEY_SAMPLE, v, 1, HotKeyRouter.SAMPLE_RULE);
+      if (!HotKeyRouter.isValidSample(sample)) {
+        throw new RoutingConfigException(HOTKEY_SAMPLE, v, HotKeyRouter.SAMPLE_RULE);
       }
       b.sample(sample);
     }
