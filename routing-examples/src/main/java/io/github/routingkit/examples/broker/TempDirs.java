@@ -49,10 +49,10 @@ final class TempDirs {
     deleteQuietly(dir);
   }
 
-  /** Returns a free TCP port on 127.0.0.1 at the time of the call (in [1024, 65535]). */
   /**
-   * Returns {@code count} distinct free loopback ports: all sockets are held open together, so two
-   * calls cannot return the same port (which separate {@link #freeLoopbackPort()} calls can).
+   * Returns {@code count} distinct TCP ports on 127.0.0.1 that are free at the time of the call:
+   * all sockets are held open together, so two of them cannot be the same port (which choosing
+   * one port at a time can give).
    */
   static int[] freeLoopbackPorts(int count) {
     ServerSocket[] sockets = new ServerSocket[count];
@@ -76,15 +76,6 @@ final class TempDirs {
           }
         }
       }
-    }
-  }
-
-  static int freeLoopbackPort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      socket.setReuseAddress(true);
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot find a free loopback port", e);
     }
   }
 
