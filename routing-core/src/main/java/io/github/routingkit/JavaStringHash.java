@@ -1,5 +1,8 @@
 package io.github.routingkit;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -10,9 +13,35 @@ import java.nio.charset.StandardCharsets;
  * exactly like {@code new String(bytes, UTF_8).hashCode()} without allocating; an ill-formed one
  * falls back to that very expression (so the JDK's U+FFFD substitution rules apply exactly), which
  * allocates only for malformed input.
+ *
+ * <p>The byte paths take 8 bytes at a time where they can: {@code 31} is a polynomial base, so
+ * {@code h·31⁸ + (b₀·31⁷ + … + b₇)} equals eight single steps, and the bracket is summed in SIMD
+ * lanes of one {@code long} ({@link #block8}). The serial chain then pays one multiply per 8 bytes
+ * instead of one per byte.
  */
 final class JavaStringHash {
   private JavaStringHash() {}
+
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ASCII_MASK = 0x8080808080808080L;
+  private static final long LOW_BYTES = 0x00FF00FF00FF00FFL;
+  private static final long LOW_SHORTS = 0x0000FFFF0000FFFFL;
+  private static final int P2 = 31 * 31;
+  private static final int P4 = P2 * P2;
+  private static final int P8 = P4 * P4; // wraps, as the hash itself does
+
+  /**
+   * {@code b₀·31⁷ + b₁·31⁶ + … + b₇} (mod 2³²) over the 8 bytes of {@code w}, {@code b₀} the lowest
+   * (first in memory), each read unsigned. Pairs {@code b·31 + b'} fit 16-bit lanes (at most
+   * 255·31 + 255 = 8,160) and quads {@code p·31² + p'} fit 32-bit lanes (at most 7,849,920), so no
+   * lane carries into the next before the last, wrapping, step.
+   */
+  private static int block8(long w) {
+    long pairs = (w & LOW_BYTES) * 31 + ((w >>> 8) & LOW_BYTES);
+    long quads = (pairs & LOW_SHORTS) * P2 + ((pairs >>> 16) & LOW_SHORTS);
+    return (int) quads * P4 + (int) (quads >>> 32);
+  }
 
   static int hash(CharSequence s) {
     if (s instanceof String) {
@@ -30,6 +59,14 @@ final class JavaStringHash {
     int i = offset;
     int end = offset + length;
     while (i < end) {
+      long w;
+      while (end - i >= 8 && ((w = (long) LONG_LE.get(b, i)) & ASCII_MASK) == 0) {
+        h = h * P8 + block8(w); // eight ASCII bytes are eight chars
+        i += 8;
+      }
+      if (i == end) {
+        break;
+      }
       int b0 = b[i];
       if (b0 >= 0) {
         h = 31 * h + b0;
@@ -84,7 +121,11 @@ final class JavaStringHash {
    */
   static int hashBytes(byte[] b, int offset, int length) {
     int h = 0;
-    for (int i = offset, end = offset + length; i < end; i++) {
+    int i = offset;
+    for (int end8 = offset + (length & ~7); i < end8; i += 8) {
+      h = h * P8 + block8((long) LONG_LE.get(b, i));
+    }
+    for (int end = offset + length; i < end; i++) {
       h = 31 * h + (b[i] & 0xFF);
     }
     return h;

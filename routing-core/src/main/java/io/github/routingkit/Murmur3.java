@@ -14,15 +14,26 @@ final class Murmur3 {
 
   private static final int C1 = 0xcc9e2d51;
   private static final int C2 = 0x1b873593;
+
+  /**
+   * The reference's per-block addend {@code 0xe6546b64}, held in an array so that each hash loop
+   * reads it into a local once. Written as a literal, C2 folds {@code h * 5 + N} into
+   * {@code ((h << 2) + h) + N}, three dependent steps after the rotate on the serial chain; with the
+   * addend in a register it keeps {@code (h << 2) + (h + N)}, whose first two steps run in parallel.
+   * Same value, same hash; KeyedBytesBenchmark's {@code routingPulsarMurmur3} at 256 bytes measured
+   * 134 → 118 ns with it (5 × 1 s, one run, same machine).
+   */
+  private static final int[] N = {0xe6546b64};
   private static final VarHandle INT_LE =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
   @SuppressWarnings("fallthrough") // the tail cases fold 3, 2, 1 bytes as the reference does
   static int hash(byte[] data, int offset, int length) {
     int h = 0;
+    int n = N[0];
     int end4 = offset + (length & ~3);
     for (int i = offset; i < end4; i += 4) {
-      h = mixH(h, mixK((int) INT_LE.get(data, i)));
+      h = mixH(h, mixK((int) INT_LE.get(data, i)), n);
     }
     int k = 0;
     switch (length & 3) {
@@ -75,6 +86,7 @@ final class Murmur3 {
     int n = s.length();
     int seen = 0;
     int h = 0;
+    int add = N[0];
     int end4 = n & ~3;
     for (int i = 0; i < end4; i += 4) {
       char c0 = s.charAt(i);
@@ -83,7 +95,7 @@ final class Murmur3 {
       char c3 = s.charAt(i + 3);
       seen |= c0 | c1 | c2 | c3;
       int k = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
-      h = mixH(h, mixK(k));
+      h = mixH(h, mixK(k), add);
     }
     int k = 0;
     switch (n & 3) {
@@ -111,6 +123,7 @@ final class Murmur3 {
     int acc = 0;
     int fill = 0;
     int length = 0;
+    int add = N[0];
     for (int i = 0, n = s.length(); i < n; ) {
       char c = s.charAt(i);
       if (c < 0x80) {
@@ -118,7 +131,7 @@ final class Murmur3 {
         i++;
         length++;
         if (++fill == 4) {
-          h = mixH(h, mixK(acc));
+          h = mixH(h, mixK(acc), add);
           acc = 0;
           fill = 0;
         }
@@ -131,7 +144,7 @@ final class Murmur3 {
         acc |= ((bytes >>> (b << 3)) & 0xFF) << (fill << 3);
         length++;
         if (++fill == 4) {
-          h = mixH(h, mixK(acc));
+          h = mixH(h, mixK(acc), add);
           acc = 0;
           fill = 0;
         }
@@ -149,10 +162,11 @@ final class Murmur3 {
     return k * C2;
   }
 
-  private static int mixH(int h, int k) {
+  /** {@code rotl(h ^ k, 13) * 5 + n}, written so that C2 keeps {@code n} off the chain (see {@link #N}). */
+  private static int mixH(int h, int k, int n) {
     h ^= k;
     h = Integer.rotateLeft(h, 13);
-    return h * 5 + 0xe6546b64;
+    return (h << 2) + (h + n);
   }
 
   private static int fmix(int h) {
