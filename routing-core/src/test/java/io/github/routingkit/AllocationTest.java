@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keyed routing of byte[] keys allocates nothing: measured with the JVM's per-thread allocation
- * counter after a warm-up (a check of the claim, not a benchmark).
+ * Keyed routing of byte[] keys allocates nothing in steady state: measured with the JVM's
+ * per-thread allocation counter after a warm-up (a check of the claim, not a benchmark).
  */
 class AllocationTest {
 
@@ -50,20 +50,27 @@ class AllocationTest {
     long id = Thread.currentThread().getId();
     for (KeyRouter r : routers) {
       int sink = 0;
-      for (int round = 0; round < 200; round++) { // warm-up: JIT, thread-local CRC32, layout memo
+      for (int round = 0; round < 200; round++) { // warm-up: JIT (escape analysis removes the per-call CRC32), layout memo
         for (byte[] k : keys) {
           sink += r.partition(k, 24);
           sink += r.partition(k, k, 24);
         }
       }
-      long before = mx.getThreadAllocatedBytes(id);
-      for (int round = 0; round < 50; round++) {
-        for (byte[] k : keys) {
-          sink += r.partition(k, 24);
-          sink += r.partition(k, k, 24);
+      // The claim is about steady state: the CRC32 scheme's per-call instance is removed by C2's
+      // escape analysis, so it allocates until C2 has compiled it. Measure again until one batch
+      // allocates nothing, for up to 30 s; an allocation per message never gets there.
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      long allocated;
+      do {
+        long before = mx.getThreadAllocatedBytes(id);
+        for (int round = 0; round < 50; round++) {
+          for (byte[] k : keys) {
+            sink += r.partition(k, 24);
+            sink += r.partition(k, k, 24);
+          }
         }
-      }
-      long allocated = mx.getThreadAllocatedBytes(id) - before;
+        allocated = mx.getThreadAllocatedBytes(id) - before;
+      } while (allocated >= 4096 && System.nanoTime() < deadline);
       assertThat(sink).isNotNegative();
       // 102,400 routings: anything per message would be megabytes; allow the counter's own noise
       assertThat(allocated).as("%s allocated %d bytes", r, allocated).isLessThan(4096);
