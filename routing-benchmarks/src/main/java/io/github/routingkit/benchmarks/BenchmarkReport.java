@@ -38,6 +38,18 @@ public final class BenchmarkReport {
     BASELINES.put("KeyedBytesBenchmark.routingKafkaMurmur2", "kafkaBuiltIn");
     BASELINES.put("KeyedBytesBenchmark.routingPulsarMurmur3", "kafkaBuiltIn");
     BASELINES.put("KeyedBytesBenchmark.routingPulsarJavaString", "kafkaBuiltIn");
+    BASELINES.put("KeyedBytesBenchmark.routingLibrdkafkaCrc32", "kafkaBuiltIn");
+    BASELINES.put("KeyedBytesBenchmark.routingLibrdkafkaFnv1a", "kafkaBuiltIn");
+    BASELINES.put("KeyedBytesBenchmark.routingSaramaFnv1a", "kafkaBuiltIn");
+    BASELINES.put("KeyedBytesBenchmark.routingSaramaFnv1aReference", "kafkaBuiltIn");
+    BASELINES.put("KeyedBytesBenchmark.routingPulsarGoJavaString", "kafkaBuiltIn");
+    BASELINES.put("KeyedBytesBenchmark.routingXxh3Jump", "kafkaBuiltIn");
+    BASELINES.put("KeyedStringBenchmark.routingLibrdkafkaCrc32", "kafkaGetBytesMurmur2");
+    BASELINES.put("KeyedStringBenchmark.routingLibrdkafkaFnv1a", "kafkaGetBytesMurmur2");
+    BASELINES.put("KeyedStringBenchmark.routingSaramaFnv1a", "kafkaGetBytesMurmur2");
+    BASELINES.put("KeyedStringBenchmark.routingSaramaFnv1aReference", "kafkaGetBytesMurmur2");
+    BASELINES.put("KeyedStringBenchmark.routingPulsarGoJavaString", "kafkaGetBytesMurmur2");
+    BASELINES.put("KeyedStringBenchmark.routingXxh3Jump", "kafkaGetBytesMurmur2");
     BASELINES.put("KeyedStringBenchmark.routingKafkaMurmur2", "kafkaGetBytesMurmur2");
     BASELINES.put("KeyedStringBenchmark.encodedBytesFloorMurmur2", "kafkaGetBytesMurmur2");
     BASELINES.put("KeyedStringBenchmark.routingPulsarMurmur3", "pulsarMurmur3");
