@@ -91,7 +91,8 @@ public enum HashScheme {
    * {@code consistent_random} treats an empty key like a missing one and picks a sticky random
    * partition. This scheme hashes an empty key like {@code consistent}; to mimic
    * {@code consistent_random}, send empty keys as keyless. Null keys are keyless in both. Hashing a
-   * {@code byte[]} allocates nothing (a per-thread {@code CRC32} is reused); text allocates its UTF-8
+   * {@code byte[]} allocates nothing once compiled (the JDK's intrinsic {@code CRC32}, one per call,
+   * which C2's escape analysis removes; interpreted code allocates it); text allocates its UTF-8
    * encoding.
    */
   LIBRDKAFKA_CRC32("librdkafka-crc32", Placement.UNSIGNED_MOD) {
