@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the benchmark jar and runs the whole JMH suite (about 10 minutes on 2 cores), writing
+# Builds the benchmark jar and runs the whole JMH suite (about 12 minutes on 2 cores), writing
 # docs/benchmarks.md. Run it on an otherwise idle machine: ratios compare benchmarks of the same
 # run, but noise from other processes widens the errors.
 # Usage: routing-benchmarks/run-benchmarks.sh [include-regex]
