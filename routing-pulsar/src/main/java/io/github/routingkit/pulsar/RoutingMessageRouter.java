@@ -40,6 +40,9 @@ public final class RoutingMessageRouter implements MessageRouter {
 
   private final RoutingSpec spec;
   private final transient KeyRouter router;
+  // decided once, not per message: the router's structure never changes
+  private final transient VersionedRouter headerVersioned; // null unless versions come from a header
+  private final transient boolean needsValue;
 
   /**
    * Creates a router for the spec.
@@ -49,6 +52,10 @@ public final class RoutingMessageRouter implements MessageRouter {
   public RoutingMessageRouter(RoutingSpec spec) {
     this.spec = Objects.requireNonNull(spec, "spec");
     this.router = spec.keyRouter();
+    this.headerVersioned = router instanceof VersionedRouter
+        && ((VersionedRouter) router).source() == VersionedRouter.Source.HEADER
+        ? (VersionedRouter) router : null;
+    this.needsValue = router.needsValue();
   }
 
   /**
@@ -60,15 +67,14 @@ public final class RoutingMessageRouter implements MessageRouter {
   @Override
   public int choosePartition(Message<?> msg, TopicMetadata topicMetadata) {
     int n = topicMetadata.numPartitions();
-    if (router instanceof VersionedRouter
-        && ((VersionedRouter) router).source() == VersionedRouter.Source.HEADER) {
-      VersionedRouter v = (VersionedRouter) router; // version in a message property
+    VersionedRouter v = headerVersioned;
+    if (v != null) { // version in a message property
       byte[] key = msg.hasKey() ? msg.getKey().getBytes(StandardCharsets.UTF_8) : null;
       return v.partition(msg.getProperty(v.header()), key, v.needsValue() ? msg.getData() : null, n);
     }
     if (msg.hasKey()) {
       // the payload is fetched only for routers that choose by it (value-hash hot keys)
-      return router.needsValue()
+      return needsValue
           ? router.partition(msg.getKey(), msg.getData(), n)
           : router.partition(msg.getKey(), n);
     }
