@@ -43,21 +43,6 @@ public class KeyedBytesBenchmark {
   private final KeyRouter murmur3 = HashRouter.of(HashScheme.PULSAR_MURMUR3, KeylessPolicy.ROUND_ROBIN);
   private final KeyRouter javaString = HashRouter.pulsarDefault();
 
-  // The other clients' schemes. Their clients are C and Go, with no Java built-in to race in this
-  // JVM; the ratio to Kafka's built-in in the report says what choosing one of them costs.
-  private final KeyRouter librdkafkaCrc32 =
-      HashRouter.of(HashScheme.LIBRDKAFKA_CRC32, KeylessPolicy.ROUND_ROBIN);
-  private final KeyRouter librdkafkaFnv1a =
-      HashRouter.of(HashScheme.LIBRDKAFKA_FNV1A, KeylessPolicy.ROUND_ROBIN);
-  private final KeyRouter saramaFnv1a =
-      HashRouter.of(HashScheme.SARAMA_FNV1A, KeylessPolicy.ROUND_ROBIN);
-  private final KeyRouter saramaFnv1aReference =
-      HashRouter.of(HashScheme.SARAMA_FNV1A_REFERENCE, KeylessPolicy.ROUND_ROBIN);
-  private final KeyRouter pulsarGoJavaString =
-      HashRouter.of(HashScheme.PULSAR_GO_JAVA_STRING, KeylessPolicy.ROUND_ROBIN);
-  private final KeyRouter xxh3Jump =
-      HashRouter.of(HashScheme.XXH3_64, KeylessPolicy.ROUND_ROBIN);
-
   @Setup
   public void setUp() {
     pool = new KeyPool(keyLength);
@@ -93,41 +78,5 @@ public class KeyedBytesBenchmark {
   @Benchmark
   public int routingPulsarJavaString() {
     return javaString.partition(key(), partitions);
-  }
-
-  /** librdkafka's {@code consistent} partitioners (CRC-32; the JDK's intrinsic). */
-  @Benchmark
-  public int routingLibrdkafkaCrc32() {
-    return librdkafkaCrc32.partition(key(), partitions);
-  }
-
-  /** librdkafka's {@code fnv1a} partitioners (FNV-1a: one dependent multiply per byte). */
-  @Benchmark
-  public int routingLibrdkafkaFnv1a() {
-    return librdkafkaFnv1a.partition(key(), partitions);
-  }
-
-  /** Sarama's default hash partitioner (FNV-1a, abs of the remainder). */
-  @Benchmark
-  public int routingSaramaFnv1a() {
-    return saramaFnv1a.partition(key(), partitions);
-  }
-
-  /** Sarama's reference hash partitioner (FNV-1a, toPositive). */
-  @Benchmark
-  public int routingSaramaFnv1aReference() {
-    return saramaFnv1aReference.partition(key(), partitions);
-  }
-
-  /** pulsar-client-go's default router (31-polynomial over UTF-8 bytes). */
-  @Benchmark
-  public int routingPulsarGoJavaString() {
-    return pulsarGoJavaString.partition(key(), partitions);
-  }
-
-  /** XXH3-64 with its native jump placement (no client's; for new topics). */
-  @Benchmark
-  public int routingXxh3Jump() {
-    return xxh3Jump.partition(key(), partitions);
   }
 }
