@@ -69,10 +69,12 @@ final class Murmur2 {
 
   /**
    * The common case, in one pass: assumes every char is ASCII (so the UTF-8 bytes are the chars
-   * themselves) and returns {@link #NOT_ASCII} if the assumption turns out false.
+   * themselves) and returns {@link #NOT_ASCII} if the assumption turns out false. Package-private
+   * for routing-benchmarks' {@code StringPathCrossoverBenchmark}, which measures it against
+   * encoding first to place {@link Utf8#ENCODE_ABOVE}.
    */
   @SuppressWarnings("fallthrough")
-  private static int hashAscii(String s) {
+  static int hashAscii(String s) {
     int n = s.length();
     int seen = 0;
     int h = SEED ^ n;

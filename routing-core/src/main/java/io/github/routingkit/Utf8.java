@@ -10,9 +10,11 @@ final class Utf8 {
 
   /**
    * Longest String (in chars) that the murmur schemes hash straight from its chars without
-   * allocating. Past it, {@code getBytes(UTF_8)} plus word-at-a-time hashing is faster on JDK 17
-   * (measured in routing-benchmarks' KeyedStringBenchmark: the char loop and the encode-then-hash
-   * path cross at about 25 ASCII chars).
+   * allocating. Past it, {@code getBytes(UTF_8)} plus word-at-a-time hashing is faster on JDK 17:
+   * routing-benchmarks' {@code StringPathCrossoverBenchmark} puts the crossing of the char loop and
+   * the encode-then-hash path between 24 and 36 ASCII chars for both schemes, and finds the char
+   * loop slower than the clients' own String paths on long keys (Kafka's {@code getBytes} + murmur2
+   * at 128 chars, pulsar-client's Murmur3 router from 64).
    */
   static final int ENCODE_ABOVE = 24;
 
