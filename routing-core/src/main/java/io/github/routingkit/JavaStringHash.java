@@ -15,9 +15,9 @@ import java.nio.charset.StandardCharsets;
  * allocates only for malformed input.
  *
  * <p>The byte paths take 8 bytes at a time where they can: {@code 31} is a polynomial base, so
- * {@code h·31⁸ + (b₀·31⁷ + … + b₇)} equals eight single steps, and the bracket is summed in SIMD
- * lanes of one {@code long} ({@link #block8}). The serial chain then pays one multiply per 8 bytes
- * instead of one per byte.
+ * {@code h·31⁸ + (b₀·31⁷ + … + b₇)} equals eight single steps, and the bracket is summed in
+ * lanes of one {@code long}, SWAR-style ({@link #block8}). The serial chain then pays one multiply
+ * per 8 bytes instead of one per byte.
  */
 final class JavaStringHash {
   private JavaStringHash() {}
