@@ -3,9 +3,10 @@
 # docs/benchmarks.md. Run it on an otherwise idle machine: ratios compare benchmarks of the same
 # run, but noise from other processes widens the errors.
 # Usage: routing-benchmarks/run-benchmarks.sh [include-regex]
-# Not in the report: io.github.routingkit.StringPathCrossoverBenchmark (where the murmur schemes'
-# String paths cross; 2 forks, about 6 minutes). Run it with
-#   java -jar routing-benchmarks/target/benchmarks.jar StringPathCrossoverBenchmark
+# Not in the report, in package io.github.routingkit (2 forks each; run them by name with
+#   java -jar routing-benchmarks/target/benchmarks.jar <name>):
+#   StringPathCrossoverBenchmark  where the murmur schemes' String paths cross (about 6 minutes)
+#   Utf8KeyBenchmark              Pulsar JavaStringHash of UTF-8 bytes by script (about 1 minute)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -B -q -pl routing-benchmarks -am package -DskipTests

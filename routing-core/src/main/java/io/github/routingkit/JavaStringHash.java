@@ -17,7 +17,10 @@ import java.nio.charset.StandardCharsets;
  * <p>The byte paths take 8 bytes at a time where they can: {@code 31} is a polynomial base, so
  * {@code h·31⁸ + (b₀·31⁷ + … + b₇)} equals eight single steps, and the bracket is summed in
  * lanes of one {@code long}, SWAR-style ({@link #block8}). The serial chain then pays one multiply
- * per 8 bytes instead of one per byte.
+ * per 8 bytes instead of one per byte. The UTF-8 decoder does so over ASCII runs and backs off to
+ * one character at a time where multi-byte characters are dense (routing-benchmarks'
+ * {@code Utf8KeyBenchmark}, 2 forks, against decoding byte by byte: Latin text with accents 49.9 →
+ * 28.6 ns, CJK 53.0 → 54.1, Cyrillic 56.7 → 61.6).
  */
 final class JavaStringHash {
   private JavaStringHash() {}
@@ -58,14 +61,27 @@ final class JavaStringHash {
     int h = 0;
     int i = offset;
     int end = offset + length;
+    int retry = i; // where to try 8 bytes at a time again
     while (i < end) {
-      long w;
-      while (end - i >= 8 && ((w = (long) LONG_LE.get(b, i)) & ASCII_MASK) == 0) {
-        h = h * P8 + block8(w); // eight ASCII bytes are eight chars
-        i += 8;
-      }
-      if (i == end) {
-        break;
+      if (i >= retry) {
+        retry = end; // unless a non-ASCII byte stops the run below
+        while (end - i >= 8) {
+          long w = (long) LONG_LE.get(b, i);
+          long high = w & ASCII_MASK;
+          if (high != 0) {
+            // Bytes before the first non-ASCII one go one at a time, then that character, then
+            // blocks again; if the block starts with it, the text is dense with multi-byte
+            // characters, so a whole block goes one character at a time before the next try.
+            int ascii = Long.numberOfTrailingZeros(high) >>> 3;
+            retry = ascii == 0 ? i + 8 : i + ascii + 1;
+            break;
+          }
+          h = h * P8 + block8(w); // eight ASCII bytes are eight chars
+          i += 8;
+        }
+        if (i == end) {
+          break;
+        }
       }
       int b0 = b[i];
       if (b0 >= 0) {
