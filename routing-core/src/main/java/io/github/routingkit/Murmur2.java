@@ -80,12 +80,12 @@ final class Murmur2 {
     int h = SEED ^ n;
     int end4 = n & ~3;
     for (int i = 0; i < end4; i += 4) {
-      char c0 = s.charAt(i);
-      char c1 = s.charAt(i + 1);
-      char c2 = s.charAt(i + 2);
-      char c3 = s.charAt(i + 3);
-      seen |= c0 | c1 | c2 | c3;
-      int k = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
+      int k = 0;
+      for (int j = 0; j < 4; j++) { // C2 unrolls this; measured faster than four named charAt calls
+        char c = s.charAt(i + j);
+        seen |= c;
+        k |= c << (j << 3);
+      }
       h = mix(h, k);
     }
     switch (n & 3) {
