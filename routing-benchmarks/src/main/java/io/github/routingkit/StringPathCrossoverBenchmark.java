@@ -1,7 +1,7 @@
 package io.github.routingkit;
 
+import io.github.routingkit.benchmarks.KeyPool;
 import java.nio.charset.StandardCharsets;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 import org.apache.pulsar.client.impl.Murmur3Hash32;
@@ -33,29 +33,20 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Thread)
 public class StringPathCrossoverBenchmark {
   private static final int PARTITIONS = 24;
-  private static final char[] ALPHABET =
-      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./".toCharArray();
 
   @Param({"16", "24", "36", "64", "128"})
   int keyLength;
 
-  private final String[] keys = new String[1024];
+  private KeyPool pool;
   private int next;
 
   @Setup
   public void setUp() {
-    SplittableRandom random = new SplittableRandom(42);
-    for (int i = 0; i < keys.length; i++) {
-      char[] c = new char[keyLength];
-      for (int j = 0; j < c.length; j++) {
-        c[j] = ALPHABET[random.nextInt(ALPHABET.length)];
-      }
-      keys[i] = new String(c);
-    }
+    pool = new KeyPool(keyLength);
   }
 
   private String key() {
-    return keys[next++ & (keys.length - 1)];
+    return pool.strings[next++ & KeyPool.MASK];
   }
 
   /** kafka-clients: StringSerializer's getBytes(UTF_8), then the built-in keyed path. */

@@ -39,18 +39,12 @@ public final class BenchmarkReport {
     BASELINES.put("KeyedBytesBenchmark.routingPulsarMurmur3", "kafkaBuiltIn");
     BASELINES.put("KeyedBytesBenchmark.routingPulsarJavaString", "kafkaBuiltIn");
     BASELINES.put("KeyedStringBenchmark.routingKafkaMurmur2", "kafkaGetBytesMurmur2");
-    BASELINES.put("OtherClientSchemesBenchmark.librdkafkaCrc32Bytes", "kafkaBuiltIn");
-    BASELINES.put("OtherClientSchemesBenchmark.librdkafkaCrc32String", "kafkaGetBytesMurmur2");
-    BASELINES.put("OtherClientSchemesBenchmark.librdkafkaFnv1aBytes", "kafkaBuiltIn");
-    BASELINES.put("OtherClientSchemesBenchmark.librdkafkaFnv1aString", "kafkaGetBytesMurmur2");
-    BASELINES.put("OtherClientSchemesBenchmark.saramaFnv1aBytes", "kafkaBuiltIn");
-    BASELINES.put("OtherClientSchemesBenchmark.saramaFnv1aString", "kafkaGetBytesMurmur2");
-    BASELINES.put("OtherClientSchemesBenchmark.saramaFnv1aReferenceBytes", "kafkaBuiltIn");
-    BASELINES.put("OtherClientSchemesBenchmark.saramaFnv1aReferenceString", "kafkaGetBytesMurmur2");
-    BASELINES.put("OtherClientSchemesBenchmark.pulsarGoJavaStringBytes", "kafkaBuiltIn");
-    BASELINES.put("OtherClientSchemesBenchmark.pulsarGoJavaStringString", "kafkaGetBytesMurmur2");
-    BASELINES.put("OtherClientSchemesBenchmark.xxh3JumpBytes", "kafkaBuiltIn");
-    BASELINES.put("OtherClientSchemesBenchmark.xxh3JumpString", "kafkaGetBytesMurmur2");
+    // each scheme there is measured as <scheme>Bytes and <scheme>String against Kafka's two paths
+    for (String scheme : List.of("librdkafkaCrc32", "librdkafkaFnv1a", "saramaFnv1a",
+        "saramaFnv1aReference", "pulsarGoJavaString", "xxh3Jump")) {
+      BASELINES.put("OtherClientSchemesBenchmark." + scheme + "Bytes", "kafkaBuiltIn");
+      BASELINES.put("OtherClientSchemesBenchmark." + scheme + "String", "kafkaGetBytesMurmur2");
+    }
     BASELINES.put("KeyedStringBenchmark.encodedBytesFloorMurmur2", "kafkaGetBytesMurmur2");
     BASELINES.put("KeyedStringBenchmark.routingPulsarMurmur3", "pulsarMurmur3");
     BASELINES.put("KeyedStringBenchmark.routingPulsarJavaStringFresh", "pulsarJavaStringFresh");
