@@ -56,8 +56,15 @@ final class CrossClientVectors {
     this.rows = rows;
   }
 
-  /** Loads {@code /compat/<name>}; fails (never skips) if it is missing or malformed. */
+  private static final java.util.concurrent.ConcurrentHashMap<String, CrossClientVectors> LOADED =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Loads {@code /compat/<name>} once per JVM; fails (never skips) if it is missing or malformed. */
   static CrossClientVectors load(String name) {
+    return LOADED.computeIfAbsent(name, CrossClientVectors::read);
+  }
+
+  private static CrossClientVectors read(String name) {
     String resource = "/compat/" + name;
     InputStream in = CrossClientVectors.class.getResourceAsStream(resource);
     if (in == null) {
