@@ -168,6 +168,9 @@ class CrossClientVectorsTest {
     CrossClientVectors v = CrossClientVectors.load("kafkajs.tsv.gz");
     assertThat(v.client).isEqualTo("KafkaJS 2.2.4 and 1.16.0 (npm)");
     assertThat(v.rows).hasSize(REAL_KEYS + 688 + 1 + 7);
+    // the keys also routed as text, here and (as JavaScript strings) by the generator
+    assertThat(v.rows.stream().filter(r -> r.kind() == Kind.BYTES && utf8OrNull(r.bytes()) != null))
+        .hasSize(30_207);
     assertAgree(v, Map.of(
         "kafkajs@2.2.4:DefaultPartitioner", List.of("kafka-murmur2"),
         "kafkajs@2.2.4:LegacyPartitioner", List.of("kafkajs-legacy"),
