@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /** Jump placement: consistency on the shipped real sample and as a property. */
 class JumpPlacementTest {
 
-  /** The 200,000 real npm names of the shared data set, found as {@link SampleKeys} finds them. */
+  /** The 200,000 real npm names shipped with the tests ({@link SampleKeys}). */
   static List<byte[]> npmKeys() {
     List<byte[]> keys = new ArrayList<>(200_000);
     for (String name : SampleKeys.npmNames()) {
