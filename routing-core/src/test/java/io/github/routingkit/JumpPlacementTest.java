@@ -1,5 +1,8 @@
 package io.github.routingkit;
 
+import io.github.routingkit.property.Gen;
+import io.github.routingkit.property.Property;
+import io.github.routingkit.property.RoutingGen;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
@@ -11,9 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -55,17 +55,20 @@ class JumpPlacementTest {
     assertThat(moduloFraction).isBetween(0.73, 0.77);
   }
 
-  @Property(tries = 300)
-  void growingByOneMovesOnlyToTheNewPartition(
-      @ForAll long key, @ForAll @IntRange(min = 1, max = 5000) int n) {
-    int before = Placement.jump(key, n);
-    int after = Placement.jump(key, n + 1);
-    assertThat(before).isBetween(0, n - 1);
-    assertThat(after == before || after == n).isTrue();
+  @Test
+  void growingByOneMovesOnlyToTheNewPartition() {
+    Property.check(300, Gen.longs(), Gen.ints(1, 5000), (key, n) -> {
+      int before = Placement.jump(key, n);
+      int after = Placement.jump(key, n + 1);
+      assertThat(before).isBetween(0, n - 1);
+      assertThat(after == before || after == n).isTrue();
+    });
   }
 
-  @Property(tries = 300)
-  void jumpOnAScheme32BitHashIsInRange(@ForAll int hash, @ForAll @IntRange(min = 1, max = 100_000) int n) {
-    assertThat(Placement.JUMP.place(hash, n)).isBetween(0, n - 1);
+  @Test
+  void jumpOnAScheme32BitHashIsInRange() {
+    Property.check(300, Gen.ints(), Gen.ints(1, 100_000), (hash, n) -> {
+      assertThat(Placement.JUMP.place(hash, n)).isBetween(0, n - 1);
+    });
   }
 }

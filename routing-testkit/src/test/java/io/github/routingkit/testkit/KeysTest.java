@@ -1,5 +1,8 @@
 package io.github.routingkit.testkit;
 
+import io.github.routingkit.property.Gen;
+import io.github.routingkit.property.Property;
+import io.github.routingkit.property.RoutingGen;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -7,78 +10,74 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 class KeysTest {
 
-  @Property(tries = 300)
-  void minValueHashCodeStringsReallyHashToMinValue(@ForAll("minValue") String key) {
-    assertThat(key.hashCode()).isEqualTo(Integer.MIN_VALUE);
-    assertThat(Math.abs(key.hashCode())).isNegative(); // why these keys break routers
+  @Test
+  void minValueHashCodeStringsReallyHashToMinValue() {
+    Property.check(300, minValue(), key -> {
+      assertThat(key.hashCode()).isEqualTo(Integer.MIN_VALUE);
+      assertThat(Math.abs(key.hashCode())).isNegative(); // why these keys break routers
+    });
   }
-
-  @Provide
-  Arbitrary<String> minValue() {
+  Gen<String> minValue() {
     return Keys.minValueHashCode();
   }
 
-  @Property(tries = 200)
-  void nonAsciiIsWellFormedAndMultiByte(@ForAll("nonAscii") String key) {
-    byte[] utf8 = key.getBytes(StandardCharsets.UTF_8);
-    assertThat(new String(utf8, StandardCharsets.UTF_8)).isEqualTo(key);
-    assertThat(utf8.length).isGreaterThan(key.codePointCount(0, key.length()) - 1);
-    assertThat(key.chars().anyMatch(c -> c > 0x7f)).isTrue();
+  @Test
+  void nonAsciiIsWellFormedAndMultiByte() {
+    Property.check(200, nonAscii(), key -> {
+      byte[] utf8 = key.getBytes(StandardCharsets.UTF_8);
+      assertThat(new String(utf8, StandardCharsets.UTF_8)).isEqualTo(key);
+      assertThat(utf8.length).isGreaterThan(key.codePointCount(0, key.length()) - 1);
+      assertThat(key.chars().anyMatch(c -> c > 0x7f)).isTrue();
+    });
   }
-
-  @Provide
-  Arbitrary<String> nonAscii() {
+  Gen<String> nonAscii() {
     return Keys.nonAscii();
   }
 
-  @Property(tries = 200)
-  void truncatedIdsEndInZeros(@ForAll("truncated") String key) {
-    assertThat(key).endsWith("0").matches("\\d{13,}");
+  @Test
+  void truncatedIdsEndInZeros() {
+    Property.check(200, truncated(), key -> {
+      assertThat(key).endsWith("0").matches("\\d{13,}");
+    });
   }
-
-  @Provide
-  Arbitrary<String> truncated() {
+  Gen<String> truncated() {
     return Keys.truncatedLowDigits();
   }
 
-  @Property(tries = 50)
-  void sequentialBatchesAreConsecutive(@ForAll("batches") List<String> ids) {
-    for (int i = 1; i < ids.size(); i++) {
-      assertThat(Long.parseLong(ids.get(i))).isEqualTo(Long.parseLong(ids.get(i - 1)) + 1);
-    }
+  @Test
+  void sequentialBatchesAreConsecutive() {
+    Property.check(50, batches(), ids -> {
+      for (int i = 1; i < ids.size(); i++) {
+        assertThat(Long.parseLong(ids.get(i))).isEqualTo(Long.parseLong(ids.get(i - 1)) + 1);
+      }
+    });
   }
-
-  @Provide
-  Arbitrary<List<String>> batches() {
+  Gen<List<String>> batches() {
     return Keys.sequentialIdBatches(100);
   }
 
-  @Property(tries = 20)
-  void hugeKeysAreHuge(@ForAll("huge") String key) {
-    assertThat(key.length()).isBetween(16 * 1024, 256 * 1024);
+  @Test
+  void hugeKeysAreHuge() {
+    Property.check(20, huge(), key -> {
+      assertThat(key.length()).isBetween(16 * 1024, 256 * 1024);
+    });
   }
-
-  @Provide
-  Arbitrary<String> huge() {
+  Gen<String> huge() {
     return Keys.huge();
   }
 
-  @Property(tries = 100)
-  void illFormedTextHasAnUnpairedSurrogate(@ForAll("illFormed") String key) {
-    String roundTrip = new String(key.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
-    assertThat(roundTrip).isNotEqualTo(key);
+  @Test
+  void illFormedTextHasAnUnpairedSurrogate() {
+    Property.check(100, illFormed(), key -> {
+      String roundTrip = new String(key.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+      assertThat(roundTrip).isNotEqualTo(key);
+    });
   }
-
-  @Provide
-  Arbitrary<String> illFormed() {
+  Gen<String> illFormed() {
     return Keys.illFormedUtf16();
   }
 
@@ -102,13 +101,13 @@ class KeysTest {
     assertThat(e.stream().mapToInt(String::length).max().getAsInt()).isEqualTo(100 * 1024);
   }
 
-  @Property(tries = 200)
-  void routerBreakersAreAllStrings(@ForAll("breakers") String key) {
-    assertThat(key).isNotNull();
+  @Test
+  void routerBreakersAreAllStrings() {
+    Property.check(200, breakers(), key -> {
+      assertThat(key).isNotNull();
+    });
   }
-
-  @Provide
-  Arbitrary<String> breakers() {
+  Gen<String> breakers() {
     return Keys.routerBreakers();
   }
 }
