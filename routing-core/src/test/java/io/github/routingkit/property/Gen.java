@@ -359,6 +359,15 @@ public interface Gen<T> {
     return min == 0 ? g.withEdges(new byte[0]) : g.withEdges(List.of());
   }
 
+  /**
+   * Values of a generator written against {@link java.util.random.RandomGenerator} (such as the
+   * test kit's {@code Keys}): each value from a {@link java.util.SplittableRandom} seeded by one
+   * draw, so the value replays with the case; it shrinks only as far as its seed does.
+   */
+  static <T> Gen<T> fromRandom(Function<java.util.random.RandomGenerator, ? extends T> f) {
+    return c -> f.apply(new java.util.SplittableRandom(c.draw(0)));
+  }
+
   /** Byte arrays of {@code min..max} bytes from {@code bytes}. */
   static Gen<byte[]> bytes(Gen<Byte> bytes, int min, int max) {
     return bytes.list(min, max).map(l -> {

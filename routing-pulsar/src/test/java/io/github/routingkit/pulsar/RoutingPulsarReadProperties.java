@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.routingkit.pulsar.BundleLocator.Bundle;
 import io.github.routingkit.pulsar.BundleLocator.SplitAlgorithm;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +17,7 @@ import java.util.OptionalLong;
 import org.apache.pulsar.client.api.KeySharedPolicy;
 import org.apache.pulsar.client.api.Range;
 
-/** jqwik properties of the read side (Key_Shared) and the service side (bundles). */
+/** Properties of the read side (Key_Shared) and the service side (bundles). */
 class RoutingPulsarReadProperties {
 
   @Test
@@ -149,8 +150,11 @@ class RoutingPulsarReadProperties {
       BundleLocator loc = BundleLocator.equalBundles(n);
       // distinct() because "a/" and "a_" name the same topic: duplicate hashes at the middle could
       // put fewer than size / 2 - 1 on the lower side. Left: a CRC-32 collision of three of the 60
-      // names at the middle, below C(60, 3) / 2^64 = 2e-15 per try.
-      List<String> topics = names.stream().map(s -> "t/ns/topic-" + s.replace('/', '_'))
+      // names at the middle, below C(60, 3) / 2^64 = 2e-15 per try. Names are taken through UTF-8
+      // first: a lone surrogate encodes as '?', so "\ud800", "\ud801" and "?" name one topic.
+      List<String> topics = names.stream()
+          .map(s -> new String(("t/ns/topic-" + s.replace('/', '_')).getBytes(StandardCharsets.UTF_8),
+              StandardCharsets.UTF_8))
           .distinct().toList();
       for (Bundle b : loc.bundles()) {
         OptionalLong mid = loc.splitPosition(b, SplitAlgorithm.RANGE_EQUALLY_DIVIDE, topics);

@@ -6,7 +6,12 @@ import io.github.routingkit.property.RoutingGen;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
 import java.util.List;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -22,7 +27,7 @@ class KeysTest {
     });
   }
   Gen<String> minValue() {
-    return Keys.minValueHashCode();
+    return Gen.fromRandom(Keys.minValueHashCode()::next);
   }
 
   @Test
@@ -35,7 +40,7 @@ class KeysTest {
     });
   }
   Gen<String> nonAscii() {
-    return Keys.nonAscii();
+    return Gen.fromRandom(Keys.nonAscii()::next);
   }
 
   @Test
@@ -45,7 +50,7 @@ class KeysTest {
     });
   }
   Gen<String> truncated() {
-    return Keys.truncatedLowDigits();
+    return Gen.fromRandom(Keys.truncatedLowDigits()::next);
   }
 
   @Test
@@ -57,7 +62,7 @@ class KeysTest {
     });
   }
   Gen<List<String>> batches() {
-    return Keys.sequentialIdBatches(100);
+    return Gen.fromRandom(Keys.sequentialIdBatches(100)::next);
   }
 
   @Test
@@ -67,7 +72,7 @@ class KeysTest {
     });
   }
   Gen<String> huge() {
-    return Keys.huge();
+    return Gen.fromRandom(Keys.huge()::next);
   }
 
   @Test
@@ -78,7 +83,7 @@ class KeysTest {
     });
   }
   Gen<String> illFormed() {
-    return Keys.illFormedUtf16();
+    return Gen.fromRandom(Keys.illFormedUtf16()::next);
   }
 
   @Test
@@ -91,6 +96,34 @@ class KeysTest {
     assertThat(counts.get("key-1") / 100_000.0).isBetween(0.128, 0.139);
     assertThat(counts.get("key-1")).isGreaterThan(counts.get("key-2"));
     assertThat(counts).hasSizeLessThanOrEqualTo(1000);
+  }
+
+  /** The plain-Java way, no runner: a seeded stream feeding a parameterized test. */
+  static Stream<String> tenantKeys() {
+    return Keys.tenantPrefixed(50, 1.2, 10_000).stream(7).limit(200);
+  }
+
+  @ParameterizedTest
+  @MethodSource("tenantKeys")
+  void tenantKeysHaveATenantAndAnEntity(String key) {
+    assertThat(key).matches("tenant-([1-9]|[1-4][0-9]|50)/\\d{1,4}");
+  }
+
+  @Test
+  void tenantsAreSkewedAndSamplesAreReproducible() {
+    List<String> keys = Keys.tenantPrefixed(50, 1.2, 10_000).sample(20_000, 3);
+    assertThat(Keys.tenantPrefixed(50, 1.2, 10_000).sample(20_000, 3)).isEqualTo(keys);
+    long first = keys.stream().filter(k -> k.startsWith("tenant-1/")).count();
+    long last = keys.stream().filter(k -> k.startsWith("tenant-50/")).count();
+    assertThat(first).isGreaterThan(20 * last);
+    List<String> real = List.of("@types/node", "react", "東京/13/渋谷区");
+    assertThat(Keys.sampledFrom(real).stream(1).limit(300)).containsOnlyElementsOf(real)
+        .contains("@types/node", "react", "東京/13/渋谷区");
+    Iterator<String> it = Keys.zipf(10, 1.0).iterator(5);
+    Supplier<String> sup = Keys.zipf(10, 1.0).supplier(5);
+    for (int i = 0; i < 100; i++) {
+      assertThat(it.next()).isEqualTo(sup.get());
+    }
   }
 
   @Test
@@ -108,6 +141,6 @@ class KeysTest {
     });
   }
   Gen<String> breakers() {
-    return Keys.routerBreakers();
+    return Gen.fromRandom(Keys.routerBreakers()::next);
   }
 }
