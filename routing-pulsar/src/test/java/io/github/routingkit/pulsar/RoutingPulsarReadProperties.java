@@ -140,6 +140,11 @@ class RoutingPulsarReadProperties {
       Bundle b = loc.bundleOfHash(hash);
       assertThat(b.contains(hash)).isTrue();
       assertThat(loc.bundles().stream().filter(x -> x.contains(hash)).count()).isEqualTo(1);
+      // a random hash almost never sits on a boundary: check the bundle's own ends too
+      for (long edge : new long[] {b.lower(), Math.min(b.upper(), 0xffffffffL)}) {
+        assertThat(loc.bundles().stream().filter(x -> x.contains(edge)).count()).as("hash %s", edge)
+            .isEqualTo(1);
+      }
       assertThat(loc.bundles().stream().mapToLong(Bundle::size).sum()).isEqualTo(1L << 32);
     });
   }
