@@ -400,4 +400,36 @@ class KeySharedPredictorTest {
       assertThat(as.ownerIndexOfSlot(s)).isEqualTo(asBulk.ownerIndexOfSlot(s));
     }
   }
+
+  @Test
+  void slotZeroIsNoGapBecauseNoKeyHashesToIt() {
+    // Before: [1, 65535] was reported as a gap [0, 0] with coversAllSlots() false.
+    Map<String, List<Range>> ranges = Map.of("a", List.of(Range.of(1, 65535)));
+    StickyRangeReport r = KeySharedPredictor.validateStickyRanges(ranges, keys(10_000));
+    assertThat(r.gaps()).isEmpty();
+    assertThat(r.gapSlots()).isZero();
+    assertThat(r.coversAllSlots()).isTrue();
+    assertThat(r.keysInGaps()).isZero();
+    // and a declared slot 0 alone still leaves every key undelivered
+    StickyRangeReport zero = KeySharedPredictor.validateStickyRanges(
+        Map.of("a", List.of(Range.of(0, 0))), keys(1000));
+    assertThat(zero.gaps()).containsExactly(Range.of(1, 65535));
+    assertThat(zero.gapSlotShare()).isEqualTo(1.0);
+    assertThat(zero.keysInGaps()).isEqualTo(1000);
+  }
+
+  @Test
+  void reportLeadsWithTheShareOfKeysNobodyReceives() {
+    // Before: a report with half the keys in gaps started with "valid".
+    StickyRangeReport r = KeySharedPredictor.validateStickyRanges(
+        Map.of("a", List.of(Range.of(0, 32767))), keys(20_000));
+    assertThat(r.gapShare()).isBetween(0.48, 0.52);
+    String first = r.toString().lines().findFirst().orElseThrow();
+    assertThat(first).startsWith("keys no consumer receives: ")
+        .contains(String.format(java.util.Locale.ROOT, "%.3f %% of 20000 sample keys",
+            100 * r.gapShare()))
+        .contains("32768 of 65535");
+    assertThat(r.toString()).doesNotStartWith("valid");
+    assertThat(r.toString().lines().skip(1).findFirst()).contains("every consumer can subscribe");
+  }
 }
