@@ -1,13 +1,13 @@
 package io.github.routingkit.pulsar;
 
+import io.github.routingkit.HashScheme;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.pulsar.client.api.Range;
 
 /**
@@ -24,59 +24,56 @@ final class ConsistentHashingStickyKeyConsumerSelector extends StickyKeySelector
    *   (ConsumerNameIndexTracker), freed when that consumer leaves;
    * - the first consumer to put a point on a slot is selected for it; later ones queue behind it
    *   (colliding consumers) in arrival order; when the selected one leaves, the head of the queue
-   *   takes over; a queued one leaving just leaves the queue;
+   *   takes over; a queued one leaving just leaves the queue. A consumer whose own points collide
+   *   queues behind itself; leaving removes every occurrence;
    * - consumers are told apart by identity, so instances sharing a name are distinct members.
    *
-   * State: the ring as two parallel sorted arrays (slot, selected member) plus a sparse map of
-   * queues for colliding slots. Queues are replaced, never changed in place, and the per-name
-   * index sets are copied on write, so copy() is a flat copy of the arrays and maps: time and
-   * memory linear in the connected points, independent of how many joins and leaves led here.
-   * A join hashes its points and merges them into the ring; a leave rehashes them and compacts.
+   * State: every placed point as one long, (slot << 32) | arrival, sorted, with its member in a
+   * parallel array. A slot's selected member is then simply the first entry of its run (earliest
+   * arrival), and the rest of the run is the broker's queue in order: a leave deletes the
+   * member's entries and whatever comes first in each run is selected, exactly as the queue's head
+   * takes over. select(slot) is one binary search for slot << 32. A join hashes its points into a
+   * reused byte buffer (no String per point), sorts them and merges them in; a leave compacts.
+   * Both cost O(P) for P connected points, independent of history; copy() is two array copies
+   * plus the member maps. Arrival numbers are renumbered (in place, order kept) before they
+   * overflow 32 bits.
    */
-
-  private static final int REMOVED = -2;
 
   private record Member(String name, int nameIndex) {}
 
   private final KeySharedPredictor.Selector selector;
   private final int points;
-  private int[] slots;
-  private int[] selected;
+  private long[] placed;
+  private int[] memberOf;
   private int size;
-  private final Map<Integer, int[]> colliders;
+  private long nextArrival;
   private final Map<Integer, Member> members;
   private final Map<String, BitSet> usedNameIndexes;
 
   private ConsistentHashingStickyKeyConsumerSelector(KeySharedPredictor.Selector selector,
-      int points, int[] slots, int[] selected, int size, Map<Integer, int[]> colliders,
+      int points, long[] placed, int[] memberOf, int size, long nextArrival,
       Map<Integer, Member> members, Map<String, BitSet> usedNameIndexes) {
     this.selector = selector;
     this.points = points;
-    this.slots = slots;
-    this.selected = selected;
+    this.placed = placed;
+    this.memberOf = memberOf;
     this.size = size;
-    this.colliders = colliders;
+    this.nextArrival = nextArrival;
     this.members = members;
     this.usedNameIndexes = usedNameIndexes;
   }
 
   /**
-   * Builds the state after members {@code 0 .. names.length - 1} joined in that order: the same
-   * as adding them one by one, in O(P log P) for P = names.length x points.
+   * Builds the state after members {@code 0 .. names.size() - 1} joined in that order, in
+   * O(P log P) for P = names.size() x points.
    */
   static ConsistentHashingStickyKeyConsumerSelector build(
       KeySharedPredictor.Selector selector, int points, List<String> names) {
-    /*
-     * Without leaves, a slot's selected member is the earliest point placed on it and its queue
-     * the later ones in placement order. Sorting (slot, placement sequence) pairs gives exactly
-     * that, without the per-join merge.
-     */
     int n = names.size();
-    long total = (long) n * points;
-    long[] placed = new long[(int) total];
+    long[] placed = new long[Math.toIntExact((long) n * points)];
     Map<Integer, Member> members = new HashMap<>();
     Map<String, BitSet> used = new HashMap<>();
-    StringBuilder sb = new StringBuilder();
+    PointHasher hasher = new PointHasher(selector);
     int k = 0;
     for (int id = 0; id < n; id++) {
       String name = names.get(id);
@@ -84,123 +81,79 @@ final class ConsistentHashingStickyKeyConsumerSelector extends StickyKeySelector
       int nameIndex = indexes.nextClearBit(0);
       indexes.set(nameIndex);
       members.put(id, new Member(name, nameIndex));
+      hasher.start(name, nameIndex);
       for (int i = 0; i < points; i++) {
-        placed[k] = ((long) point(selector, sb, name, nameIndex, i) << 32) | k;
+        placed[k] = ((long) hasher.point(i) << 32) | k; // arrival k: member k / points
         k++;
       }
     }
     Arrays.sort(placed);
-    int[] slots = new int[placed.length];
-    int[] selected = new int[placed.length];
-    Map<Integer, int[]> colliders = new HashMap<>();
-    int size = 0;
-    for (int i = 0; i < placed.length; ) {
-      int slot = (int) (placed[i] >>> 32);
-      int j = i + 1;
-      while (j < placed.length && (int) (placed[j] >>> 32) == slot) {
-        j++;
-      }
-      slots[size] = slot;
-      selected[size] = (int) placed[i] / points;
-      size++;
-      if (j - i > 1) {
-        int[] queue = new int[j - i - 1];
-        for (int q = i + 1; q < j; q++) {
-          queue[q - i - 1] = (int) placed[q] / points;
-        }
-        colliders.put(slot, queue);
-      }
-      i = j;
+    int[] memberOf = new int[placed.length];
+    for (int i = 0; i < placed.length; i++) {
+      memberOf[i] = (int) placed[i] / points;
     }
     return new ConsistentHashingStickyKeyConsumerSelector(
-        selector, points, slots, selected, size, colliders, members, used);
+        selector, points, placed, memberOf, placed.length, placed.length, members, used);
   }
 
   @Override
   ConsistentHashingStickyKeyConsumerSelector copy() {
     return new ConsistentHashingStickyKeyConsumerSelector(selector, points,
-        Arrays.copyOf(slots, size), Arrays.copyOf(selected, size), size,
-        new HashMap<>(colliders), new HashMap<>(members), new HashMap<>(usedNameIndexes));
-  }
-
-  /** Returns the number of connected members. */
-  int memberCount() {
-    return members.size();
+        Arrays.copyOf(placed, size), Arrays.copyOf(memberOf, size), size, nextArrival,
+        new HashMap<>(members), new HashMap<>(usedNameIndexes));
   }
 
   @Override
   void add(int id, String name, List<Range> ranges) {
+    if (nextArrival + points > 0xffffffffL) {
+      for (int i = 0; i < size; i++) {
+        placed[i] = (placed[i] & 0xffffffff00000000L) | i;
+      }
+      nextArrival = size;
+    }
     BitSet indexes = usedNameIndexes.get(name);
     indexes = indexes == null ? new BitSet() : (BitSet) indexes.clone();
     int nameIndex = indexes.nextClearBit(0);
     indexes.set(nameIndex);
     usedNameIndexes.put(name, indexes);
     members.put(id, new Member(name, nameIndex));
-    StringBuilder sb = new StringBuilder();
-    Set<Integer> fresh = new HashSet<>();
+    PointHasher hasher = new PointHasher(selector);
+    hasher.start(name, nameIndex);
+    long[] mine = new long[points];
     for (int i = 0; i < points; i++) {
-      int p = point(selector, sb, name, nameIndex, i);
-      if (Arrays.binarySearch(slots, 0, size, p) >= 0 || !fresh.add(p)) {
-        enqueue(p, id);
-      }
+      mine[i] = ((long) hasher.point(i) << 32) | (nextArrival + i);
     }
-    int[] added = fresh.stream().mapToInt(Integer::intValue).sorted().toArray();
-    int[] newSlots = new int[size + added.length];
-    int[] newSelected = new int[newSlots.length];
+    nextArrival += points;
+    Arrays.sort(mine);
+    long[] merged = new long[size + points];
+    int[] owners = new int[merged.length];
     int a = 0;
     int b = 0;
-    for (int o = 0; o < newSlots.length; o++) {
-      if (b == added.length || (a < size && slots[a] < added[b])) {
-        newSlots[o] = slots[a];
-        newSelected[o] = selected[a++];
+    for (int o = 0; o < merged.length; o++) {
+      if (b == points || (a < size && placed[a] < mine[b])) {
+        merged[o] = placed[a];
+        owners[o] = memberOf[a++];
       } else {
-        newSlots[o] = added[b++];
-        newSelected[o] = id;
+        merged[o] = mine[b++];
+        owners[o] = id;
       }
     }
-    slots = newSlots;
-    selected = newSelected;
-    size = newSlots.length;
-  }
-
-  private void enqueue(int slot, int id) {
-    int[] queue = colliders.get(slot);
-    int[] longer = queue == null ? new int[1] : Arrays.copyOf(queue, queue.length + 1);
-    longer[longer.length - 1] = id;
-    colliders.put(slot, longer);
+    placed = merged;
+    memberOf = owners;
+    size = merged.length;
   }
 
   @Override
   void remove(int id) {
     Member m = members.remove(id);
-    StringBuilder sb = new StringBuilder();
-    boolean compact = false;
-    for (int i = 0; i < points; i++) {
-      int p = point(selector, sb, m.name, m.nameIndex, i);
-      int at = Arrays.binarySearch(slots, 0, size, p);
-      int[] queue = colliders.get(p);
-      if (selected[at] == id) {
-        if (queue != null) {
-          selected[at] = queue[0];
-          putQueue(p, Arrays.copyOfRange(queue, 1, queue.length));
-        } else {
-          selected[at] = REMOVED;
-          compact = true;
-        }
-      } else if (queue != null) {
-        putQueue(p, Arrays.stream(queue).filter(q -> q != id).toArray());
+    int o = 0;
+    for (int i = 0; i < size; i++) {
+      if (memberOf[i] != id) {
+        placed[o] = placed[i];
+        memberOf[o++] = memberOf[i];
       }
     }
-    if (compact) {
-      int o = 0;
-      for (int i = 0; i < size; i++) {
-        if (selected[i] != REMOVED) {
-          slots[o] = slots[i];
-          selected[o++] = selected[i];
-        }
-      }
-      size = o;
-    }
+    size = o;
     BitSet indexes = (BitSet) usedNameIndexes.get(m.name).clone();
     indexes.clear(m.nameIndex);
     if (indexes.isEmpty()) {
@@ -210,43 +163,85 @@ final class ConsistentHashingStickyKeyConsumerSelector extends StickyKeySelector
     }
   }
 
-  private void putQueue(int slot, int[] queue) {
-    if (queue.length == 0) {
-      colliders.remove(slot);
-    } else {
-      colliders.put(slot, queue);
-    }
-  }
-
   @Override
   int ownerOf(int slot) {
     if (size == 0) {
       return NOBODY;
     }
-    int i = ceilingIndex(slots, size, slot);
-    return selected[i == size ? 0 : i];
+    if (slot < 0) {
+      return memberOf[0]; // below every point: the first point's run
+    }
+    int i = Arrays.binarySearch(placed, 0, size, (long) slot << 32);
+    i = i >= 0 ? i : -(i + 1); // the first entry of the first run at or after slot
+    return memberOf[i == size ? 0 : i];
   }
 
   @Override
   List<Range> rangesOf(int id) {
     List<Range> result = new ArrayList<>();
     int start = selector.firstSlot();
-    for (int i = 0; i < size; i++) {
-      if (selected[i] == id && start <= slots[i]) {
-        addMerged(result, start, slots[i]);
+    int firstOwner = size == 0 ? NOBODY : memberOf[0];
+    for (int i = 0; i < size; ) {
+      int slot = (int) (placed[i] >>> 32);
+      if (memberOf[i] == id && start <= slot) {
+        addMerged(result, start, slot);
       }
-      start = slots[i] + 1;
+      start = slot + 1;
+      while (i < size && (int) (placed[i] >>> 32) == slot) {
+        i++;
+      }
     }
-    if (size > 0 && selected[0] == id && start <= selector.lastSlot()) {
+    if (firstOwner == id && start <= selector.lastSlot()) {
       addMerged(result, start, selector.lastSlot()); // wrap-around to the first point's owner
     }
     return result;
   }
 
-  private static int point(KeySharedPredictor.Selector selector, StringBuilder sb, String name,
-      int nameIndex, int pointIndex) {
-    sb.setLength(0);
-    sb.append(name).append('\0').append(nameIndex).append('\0').append(pointIndex);
-    return selector.slot(sb);
+  /**
+   * The bytes {@code name + "\0" + nameIndex + "\0" + i} (UTF-8) in one reused buffer, hashed to
+   * their slot without a String per point.
+   */
+  private static final class PointHasher {
+    private final KeySharedPredictor.Selector selector;
+    private byte[] buffer = new byte[64];
+    private int prefix;
+
+    PointHasher(KeySharedPredictor.Selector selector) {
+      this.selector = selector;
+    }
+
+    void start(String name, int nameIndex) {
+      byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+      ensure(bytes.length + 24);
+      System.arraycopy(bytes, 0, buffer, 0, bytes.length);
+      int at = bytes.length;
+      buffer[at++] = 0;
+      at = digits(nameIndex, at);
+      buffer[at++] = 0;
+      prefix = at;
+    }
+
+    int point(int pointIndex) {
+      int end = digits(pointIndex, prefix);
+      return selector.slotOfHash(HashScheme.PULSAR_MURMUR3.hash(buffer, 0, end));
+    }
+
+    private int digits(int value, int at) {
+      int len = 1;
+      for (int rest = value / 10; rest > 0; rest /= 10) {
+        len++;
+      }
+      for (int p = at + len - 1; p >= at; p--) {
+        buffer[p] = (byte) ('0' + value % 10);
+        value /= 10;
+      }
+      return at + len;
+    }
+
+    private void ensure(int capacity) {
+      if (buffer.length < capacity) {
+        buffer = new byte[capacity];
+      }
+    }
   }
 }
