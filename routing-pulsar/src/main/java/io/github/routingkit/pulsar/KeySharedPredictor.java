@@ -64,8 +64,8 @@ public final class KeySharedPredictor {
   public static final int MAX_POINTS = HASH_RANGE_SIZE;
 
   /**
-   * The most ring points connected at once (consumers x points): 10,000,000, about 80 MB of
-   * state. More is rejected with an {@link IllegalArgumentException}.
+   * The most ring points connected at once (consumers x points): 10,000,000, about 120 MB of
+   * state (12 bytes per point). More is rejected with an {@link IllegalArgumentException}.
    */
   public static final long MAX_RING_POINTS = 10_000_000L;
 
