@@ -106,7 +106,8 @@ final class AnalyzeCommand implements Callable<Integer> {
     }
     out.flush();
     if (chart != null) {
-      LoadChart.write(report, chart, input.file.getFileName().toString());
+      LoadChart.write(report, chart, input.isStdin() ? "keys from standard input"
+          : "keys from " + input.file.getFileName());
       if (!input.quiet) {
         err.println("routing: chart written to " + chart);
       }
