@@ -15,14 +15,14 @@ class AssignmentPolicyTest {
     PartitionRef p1 = new PartitionRef("t", 1);
     GroupMember a = GroupMember.of("a", Set.of("t")).withOwned(List.of(p0), 4);
     GroupMember b = GroupMember.of("b", Set.of("t")).withOwned(List.of(p0, p1), 5);
-    GroupAssignment g = AssignmentPolicy.assign(List.of(a, b), List.of(AssignableTopic.of("t", 2)),
+    RebalanceResult g = AssignmentPolicy.assign(List.of(a, b), List.of(AssignableTopic.of("t", 2)),
         RebalanceMode.COOPERATIVE);
     // b wins p0 (generation 5) but may keep only one partition: it keeps p0 (partition order),
     // p1 must go to a, and b still owns it, so it waits for the revocation.
     assertThat(g.partitionsOf("b")).containsExactly(p0);
     assertThat(g.partitionsOf("a")).isEmpty();
     assertThat(g.pendingRevocation()).containsExactly(p1);
-    GroupAssignment eager = AssignmentPolicy.assign(List.of(a, b), List.of(AssignableTopic.of("t", 2)),
+    RebalanceResult eager = AssignmentPolicy.assign(List.of(a, b), List.of(AssignableTopic.of("t", 2)),
         RebalanceMode.EAGER);
     assertThat(eager.partitionsOf("a")).containsExactly(p1);
   }
@@ -43,7 +43,7 @@ class AssignmentPolicyTest {
   void unknownTopicsAndOutOfRangeClaimsAreIgnored() {
     GroupMember a = GroupMember.of("a", Set.of("t", "gone"))
         .withOwned(List.of(new PartitionRef("gone", 0), new PartitionRef("t", 9)), 1);
-    GroupAssignment g = AssignmentPolicy.assign(List.of(a), List.of(AssignableTopic.of("t", 2)),
+    RebalanceResult g = AssignmentPolicy.assign(List.of(a), List.of(AssignableTopic.of("t", 2)),
         RebalanceMode.COOPERATIVE);
     assertThat(g.partitionsOf("a")).containsExactly(new PartitionRef("t", 0), new PartitionRef("t", 1));
   }
@@ -53,7 +53,7 @@ class AssignmentPolicyTest {
     GroupMember a = GroupMember.of("a", Set.of("t"));
     GroupMember b = GroupMember.of("b", Set.of("t"));
     GroupMember c = GroupMember.of("c", Set.of("u"));
-    GroupAssignment g = AssignmentPolicy.assign(List.of(a, b, c),
+    RebalanceResult g = AssignmentPolicy.assign(List.of(a, b, c),
         List.of(AssignableTopic.of("t", 4), AssignableTopic.of("u", 3)), RebalanceMode.EAGER);
     assertThat(g.partitionsOf("a")).hasSize(2);
     assertThat(g.partitionsOf("b")).hasSize(2);
@@ -64,7 +64,7 @@ class AssignmentPolicyTest {
   void overlappingSubscriptionsUseTheGreedyFallback() {
     GroupMember a = GroupMember.of("a", Set.of("t"));
     GroupMember b = GroupMember.of("b", Set.of("t", "u"));
-    GroupAssignment g = AssignmentPolicy.assign(List.of(a, b),
+    RebalanceResult g = AssignmentPolicy.assign(List.of(a, b),
         List.of(AssignableTopic.of("t", 4), AssignableTopic.of("u", 2)), RebalanceMode.EAGER);
     assertThat(g.partitionsOf("a")).hasSize(3).allMatch(p -> p.topic().equals("t"));
     assertThat(g.partitionsOf("b")).hasSize(3);
