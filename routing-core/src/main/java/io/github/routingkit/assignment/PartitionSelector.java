@@ -16,7 +16,7 @@ import java.util.Arrays;
  *       need left beyond what its own off-rack partitions reserve (the partitions with the fewest
  *       such racks first).</li>
  *   <li>Owned partitions off their owner's rack, and free ones step 2 could not place, go to a
- *       rack-local member with need left, reserved or not (rack re-alignment: the owner's need is
+ *       rack-local member with spare need, else with reserved need (rack re-alignment: the owner's need is
  *       then met elsewhere, so balance is unchanged); the owned ones left go back to their owner
  *       if it has need left.</li>
  *   <li>The rest go to the members with the most need left, round-robin in canonical order.</li>
@@ -30,8 +30,10 @@ final class PartitionSelector {
   private final long[] need;
   private final boolean unitCost; // the cost of every partition of the bucket is `cost(any)`
   private final int[] costByTopic;
-  /** What the rack heaps order by (most first): the need, less reservations during step 2. */
-  private long[] key;
+  /** Need less what the member's own off-rack partitions reserve (racks only). */
+  private long[] spare;
+  private IntHeap[] bySpare;
+  private IntHeap[] byNeed;
 
   /**
    * @param costByTopic the cost of a partition of topic {@code t}, or null for cost 1 everywhere
@@ -81,81 +83,76 @@ final class PartitionSelector {
       for (int k = 0; k < n; k++) {
         localOf[members[k]] = k;
       }
-      // A member's own off-rack partitions reserve its need during step 2: a free partition must
-      // not push them out (that would move them for nothing, and a follow-up rebalance would
-      // move them again); step 3 may use the reserved need for a partition of the member's rack.
-      key = new long[n];
+      // A member's own off-rack partitions reserve its need: a free partition takes reserved
+      // need only where no rack-local member has spare need, so it does not push them out (that
+      // would move them for nothing, and the follow-up rebalance would move them again).
+      spare = new long[n];
       for (int j = 0; j < remoteCount; j++) {
-        key[localOf[g.owner[remote[j]]]] -= cost(remote[j]);
+        spare[localOf[g.owner[remote[j]]]] -= cost(remote[j]);
       }
       for (int k = 0; k < n; k++) {
-        key[k] += need[k];
+        spare[k] += need[k];
       }
-      IntHeap[] byRack = rackHeaps();
-      // 2. Free partitions to rack-local members, most constrained first.
-      long[] order = new long[parts.length];
-      int c = 0;
+      bySpare = rackHeaps(spare);
+      byNeed = rackHeaps(need);
       java.util.BitSet remoteSet = new java.util.BitSet();
       for (int j = 0; j < remoteCount; j++) {
         remoteSet.set(remote[j]);
       }
+      // 2. Free partitions to rack-local members with spare need, most constrained first.
+      long[] order = new long[parts.length];
+      int c = 0;
       for (int gp : parts) {
-        if (g.target[gp] >= 0 || remoteSet.get(gp)) {
-          continue;
-        }
-        int[] rs = g.racksOf(gp);
-        if (rs == null) {
-          continue;
-        }
-        int withMembers = 0;
-        for (int r : rs) {
-          withMembers += byRack[r] != null ? 1 : 0;
-        }
-        if (withMembers > 0) {
-          order[c++] = ((long) withMembers << 42) | ((1023L - cost(gp)) << 32) | gp;
+        if (g.target[gp] < 0 && !remoteSet.get(gp)) {
+          long o = constraintKey(gp);
+          if (o >= 0) {
+            order[c++] = o;
+          }
         }
       }
       Arrays.sort(order, 0, c);
       int unplaced = 0;
       for (int j = 0; j < c; j++) {
         int gp = (int) order[j];
-        int k = bestLocal(byRack, gp);
+        int k = bestLocal(bySpare, spare, gp);
         if (k >= 0) {
-          give(byRack, k, gp);
+          give(k, gp);
         } else {
           order[unplaced++] = order[j];
         }
       }
       // 3. Rack re-alignment: the owned partitions off their owner's rack, and the free ones
-      // step 2 could not place, go to a rack-local member with need left, reserved or not (so
-      // two members holding each other's rack's partitions swap them). Need only falls here, so
-      // one pass in constraint order is final; then the owned ones go back to their owner.
-      key = need;
-      byRack = rackHeaps();
+      // step 2 could not place, go to a rack-local member with spare need, else with reserved
+      // need (so two members holding each other's rack's partitions swap them). Need only falls
+      // here, so one pass in constraint order is final; then the owned ones go back to their
+      // owner if it has need left.
       long[] pool = Arrays.copyOf(order, unplaced + remoteCount);
       int pc = unplaced;
       for (int j = 0; j < remoteCount; j++) {
-        int gp = remote[j];
-        int[] rs = g.racksOf(gp);
-        int withMembers = 0;
-        for (int r : rs == null ? new int[0] : rs) {
-          withMembers += byRack[r] != null ? 1 : 0;
-        }
-        pool[pc++] = ((long) withMembers << 42) | ((1023L - cost(gp)) << 32) | gp;
+        long o = constraintKey(remote[j]);
+        pool[pc++] = o >= 0 ? o : ((1023L - cost(remote[j])) << 32) | remote[j];
       }
       Arrays.sort(pool, 0, pc);
       for (int j = 0; j < pc; j++) {
         int gp = (int) pool[j];
-        int k = bestLocal(byRack, gp);
+        int k = bestLocal(bySpare, spare, gp);
+        if (k < 0) {
+          k = bestLocal(byNeed, need, gp);
+        }
         if (k >= 0) {
-          give(byRack, k, gp);
+          give(k, gp);
+          if (remoteSet.get(gp)) {
+            int o = localOf[g.owner[gp]];
+            spare[o] += cost(gp); // its reservation is free now
+            update(o);
+          }
         }
       }
       for (int j = 0; j < remoteCount; j++) {
         int gp = remote[j];
         int k = localOf[g.owner[gp]];
         if (g.target[gp] < 0 && k >= 0 && need[k] > 0) {
-          give(byRack, k, gp);
+          give(k, gp);
         }
       }
     }
@@ -178,10 +175,22 @@ final class PartitionSelector {
     }
   }
 
-  private IntHeap[] rackHeaps() {
+  /** Sort key: partitions on fewer member racks first, heavier first; -1 if on no member's rack. */
+  private long constraintKey(int gp) {
+    int[] rs = g.racksOf(gp);
+    if (rs == null) {
+      return -1;
+    }
+    int withMembers = 0;
+    for (int r : rs) {
+      withMembers += bySpare[r] != null ? 1 : 0;
+    }
+    return withMembers == 0 ? -1 : ((long) withMembers << 42) | ((1023L - cost(gp)) << 32) | gp;
+  }
+
+  private IntHeap[] rackHeaps(long[] key) {
     IntHeap[] byRack = new IntHeap[g.rackCount];
-    long[] kk = key;
-    IntHeap.Order order = (a, b) -> kk[a] != kk[b] ? Long.compare(kk[b], kk[a]) : Integer.compare(a, b);
+    IntHeap.Order order = (a, b) -> key[a] != key[b] ? Long.compare(key[b], key[a]) : Integer.compare(a, b);
     for (int k = 0; k < members.length; k++) {
       int r = g.memberRack[members[k]];
       if (r >= 0) {
@@ -194,8 +203,8 @@ final class PartitionSelector {
     return byRack;
   }
 
-  /** The rack-local member with the most need that can take {@code gp}, or -1. */
-  private int bestLocal(IntHeap[] byRack, int gp) {
+  /** The rack-local member with the most {@code key} that has at least {@code gp}'s cost, or -1. */
+  private int bestLocal(IntHeap[] byRack, long[] key, int gp) {
     int[] rs = g.racksOf(gp);
     if (rs == null) {
       return -1;
@@ -215,15 +224,20 @@ final class PartitionSelector {
     return best;
   }
 
-  private void give(IntHeap[] byRack, int k, int gp) {
+  private void give(int k, int gp) {
     need[k] -= cost(gp);
-    if (key != need) {
-      key[k] -= cost(gp);
-    }
     g.target[gp] = members[k];
+    if (spare != null) {
+      spare[k] -= cost(gp);
+      update(k);
+    }
+  }
+
+  private void update(int k) {
     int r = g.memberRack[members[k]];
-    if (r >= 0 && byRack[r] != null) {
-      byRack[r].update(k);
+    if (r >= 0 && bySpare[r] != null) {
+      bySpare[r].update(k);
+      byNeed[r].update(k);
     }
   }
 

@@ -170,7 +170,7 @@ class AssignmentPolicyProperties {
   void cooperativeNeverTransfersAnOwnedPartitionAndConverges() {
     forSeeds(300, seed -> {
       Random r = new Random(seed ^ 0x5DEECE66DL);
-      GroupState g = GroupState.random(seed, true, false, true, true, r.nextBoolean());
+      GroupState g = GroupState.random(seed, true, false, seed % 3 != 0, true, r.nextBoolean());
       // Conflicting claims: one member also claims others' partitions, at a random generation.
       List<GroupMember> members = new ArrayList<>(g.members());
       GroupMember extra = members.get(r.nextInt(members.size()));
@@ -182,10 +182,14 @@ class AssignmentPolicyProperties {
       }
       members.replaceAll(m -> m == extra ? m.withOwned(stolen, r.nextInt(5)) : m);
       GroupState state = new GroupState(members, g.topics());
-      for (int round = 1; round <= 3; round++) {
+      // Without racks the follow-up rebalance ends it; with racks a re-alignment that the
+      // first round's hand-overs make possible may take one more.
+      boolean racks = state.members().stream().anyMatch(m -> m.rackId() != null);
+      int settled = racks ? 3 : 2;
+      for (int round = 1; round <= settled + 1; round++) {
         RebalanceResult a = state.assign(RebalanceMode.COOPERATIVE);
         assertCooperativeSafe(state, a);
-        if (round >= 2) {
+        if (round >= settled) {
           assertThat(a.pendingRevocation()).as("round %s", round).isEmpty();
           assertThat(a).isEqualTo(state.assign(RebalanceMode.EAGER));
         }
