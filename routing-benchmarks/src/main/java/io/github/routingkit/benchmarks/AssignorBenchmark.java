@@ -221,8 +221,13 @@ public class AssignorBenchmark {
     private static Set<Long> assignedOf(Map<String, Member> members) {
       Set<Long> out = new HashSet<>();
       members.values().forEach(m -> m.partitions().forEach((t, ps) ->
-          ps.forEach(p -> out.add(t.getLeastSignificantBits() << 32 | p))));
+          ps.forEach(p -> out.add(key(t, p)))));
       return out;
+    }
+
+    /** Distinct small longs (Long's hash of {@code lsb << 32 | p} would collide for every p). */
+    private static long key(Uuid t, int p) {
+      return (long) p * 1024 + t.getLeastSignificantBits();
     }
 
     @Override
@@ -237,7 +242,7 @@ public class AssignorBenchmark {
 
     @Override
     public boolean isPartitionAssigned(Uuid topicId, int partitionId) {
-      return assigned.contains(topicId.getLeastSignificantBits() << 32 | partitionId);
+      return assigned.contains(key(topicId, partitionId));
     }
 
     @Override

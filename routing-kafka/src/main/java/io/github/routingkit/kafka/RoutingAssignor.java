@@ -181,9 +181,12 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
       if (replicas == null || replicas.length == 0) {
         return null;
       }
-      Set<String> racks = new HashSet<>();
+      Set<String> racks = null; // most clusters have no racks: no set per partition then
       for (Node n : replicas) {
         if (n != null && n.hasRack()) {
+          if (racks == null) {
+            racks = new HashSet<>(4);
+          }
           racks.add(n.rack());
         }
       }
