@@ -481,12 +481,26 @@ public final class RoutingSpec implements Serializable {
    * swapped or wrong), the closest first; null if none is that close.
    */
   private static String nearestKnown(String key) {
+    return nearest(key, KEYS);
+  }
+
+  /**
+   * The name among {@code known} within edit distance 2 of {@code name} (a typo: a letter missing,
+   * extra, swapped or wrong), the closest first (ties: the first in iteration order); null if none
+   * is that close. Used for the "did you mean" hint of every {@code routing.*} property error,
+   * including the Kafka assignor's {@code routing.assignor.*} keys.
+   *
+   * @throws NullPointerException if an argument is null
+   */
+  public static String nearest(String name, java.util.Collection<String> known) {
+    String key = java.util.Objects.requireNonNull(name, "name");
     String best = null;
     int bestDistance = 3;
-    for (String known : KEYS) {
-      int d = editDistance(key, known, bestDistance);
+    for (String candidate : known) {
+      String k = candidate;
+      int d = editDistance(key, k, bestDistance);
       if (d < bestDistance) {
-        best = known;
+        best = k;
         bestDistance = d;
       }
     }
