@@ -93,6 +93,11 @@ final class AuditCommand implements Callable<Integer> {
           err.flush();
         }
       }, progressEvery);
+      if (report.records() == 0) {
+        throw new ParameterException(cmd, "the logs hold no audit records ("
+            + (report.skippedLines() > 0 ? report.skippedLines() + " bad lines skipped"
+            : "empty") + "): nothing to audit");
+      }
       out.print(report.toText(show));
       out.flush();
       long failing = 0;
@@ -102,7 +107,7 @@ final class AuditCommand implements Callable<Integer> {
         }
       }
       return failing > 0 ? RoutingCli.EXIT_THRESHOLD : 0;
-    } catch (AuditLogException e) {
+    } catch (AuditLogException | ParameterException e) {
       throw e; // bad input: exit 2, one line on stderr (RoutingCli)
     } catch (OutOfMemoryError e) {
       err.println("routing audit: out of memory: lower --max-keys or give the JVM more heap (-Xmx)");
