@@ -12,6 +12,12 @@ import io.github.routingkit.testkit.audit.AuditStamp;
 import io.github.routingkit.testkit.audit.InMemoryAuditRecorder;
 import io.github.routingkit.testkit.audit.KafkaAuditConsumerInterceptor;
 import io.github.routingkit.testkit.audit.KafkaAuditProducerInterceptor;
+import io.github.routingkit.testkit.audit.OrderingAudit;
+import io.github.routingkit.testkit.cli.RoutingCli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -77,7 +83,11 @@ class KafkaOrderingAuditBrokerTest {
     c.put(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, KafkaAuditConsumerInterceptor.class.getName());
     c.put(ConsumerConfig.CLIENT_ID_CONFIG, name);
     c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    c.put("routingkit.audit.recorder", recorder);
+    if (recorder.startsWith("file:")) {
+      c.put("routingkit.audit.log", recorder.substring("file:".length()));
+    } else {
+      c.put("routingkit.audit.recorder", recorder);
+    }
     if (group != null) {
       c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
     } else {
@@ -153,12 +163,17 @@ class KafkaOrderingAuditBrokerTest {
         && r.producer().equals("clean-producer") && r.keyed());
   }
 
+  /**
+   * Recorded through the consumer interceptor's JSON-lines file ({@code routingkit.audit.log}) and
+   * audited by the {@code routing audit} command, as in staging.
+   */
   @Test
   void keylessSendsMixedWithKeyedOnesAreNamedKeylessSend() throws Exception {
     String topic = "audit-keyless";
     int partitions = 6;
     kafka.createTopic(topic, partitions);
-    InMemoryAuditRecorder recorder = recorder("kafka-keyless");
+    Path log = Path.of("target", "audit-keyless.jsonl").toAbsolutePath();
+    Files.deleteIfExists(log);
     try (KafkaProducer<String, String> producer = producer("keyless-producer",
         Map.of("routing.keyless", "round-robin"))) {
       for (int i = 0; i < 400; i++) {
@@ -174,10 +189,12 @@ class KafkaOrderingAuditBrokerTest {
       }
       producer.flush();
     }
-    try (KafkaConsumer<String, String> c = consumer("lagging", "kafka-keyless", null)) {
+    try (KafkaConsumer<String, String> c = consumer("lagging", "file:" + log, null)) {
       assertThat(drainHighestPartitionFirst(c, topic, partitions)).isEqualTo(400);
     }
-    AuditReport report = recorder.audit();
+    assertThat(Files.readAllLines(log)).hasSize(400);
+    AuditReport report = OrderingAudit.builder().build().auditFiles(List.of(log), false,
+        n -> { }, 1_000_000);
     print("keyless sends mixed with keyed", report);
     assertThat(report.records()).isEqualTo(400);
     assertThat(report.pairs()).isPositive();
@@ -186,6 +203,14 @@ class KafkaOrderingAuditBrokerTest {
       assertThat(f.sentLater().partition()).isNotEqualTo(f.sentEarlier().partition());
       assertThat(f.sentLater().keyed() && f.sentEarlier().keyed()).as(f.toString()).isFalse();
     }
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = RoutingCli.run(new PrintWriter(out), new PrintWriter(err), "audit", "--show", "2",
+        log.toString());
+    System.out.println("$ routing audit --show 2 audit-keyless.jsonl");
+    System.out.print(out);
+    assertThat(code).as(err.toString()).isEqualTo(RoutingCli.EXIT_THRESHOLD);
+    assertThat(out.toString()).containsPattern("KEYLESS_SEND +write side +" + report.pairs());
   }
 
   @Test
