@@ -75,8 +75,7 @@ public final class AuditLogReader implements Closeable {
     CodingErrorAction action = skipBadLines ? CodingErrorAction.REPLACE : CodingErrorAction.REPORT;
     CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
         .onMalformedInput(action).onUnmappableCharacter(action);
-    return new AuditLogReader(name,
-        new java.io.BufferedReader(new InputStreamReader(data, decoder), 1 << 16), skipBadLines);
+    return new AuditLogReader(name, new InputStreamReader(data, decoder), skipBadLines);
   }
 
   /**
@@ -121,32 +120,53 @@ public final class AuditLogReader implements Closeable {
   private static final int EOF = 1;
   private static final int TOO_LONG = 2;
 
+  private final char[] buf = new char[1 << 16];
+  private int pos;
+  private int limit;
+
+  /** Refills the buffer; returns false at the end of the input. */
+  private boolean fill() throws IOException {
+    int n;
+    do {
+      n = in.read(buf, 0, buf.length);
+    } while (n == 0);
+    if (n < 0) {
+      return false;
+    }
+    pos = 0;
+    limit = n;
+    return true;
+  }
+
   private int readLine() {
     line.setLength(0);
     boolean tooLong = false;
     boolean any = false;
     try {
+      outer:
       while (true) {
-        int ch = in.read();
-        if (ch < 0) {
+        if (pos >= limit && !fill()) {
           if (!any) {
             return EOF;
           }
           break;
         }
         any = true;
-        if (ch == '\n') {
-          break;
+        int start = pos;
+        while (pos < limit) {
+          if (buf[pos] == '\n') {
+            append(start, pos, tooLong);
+            tooLong |= line.length() > MAX_LINE_CHARS;
+            pos++;
+            break outer;
+          }
+          pos++;
         }
-        if (tooLong) {
-          continue;
-        }
-        if (line.length() >= MAX_LINE_CHARS) {
+        append(start, pos, tooLong);
+        if (line.length() > MAX_LINE_CHARS) {
           tooLong = true;
           line.setLength(0);
-          continue;
         }
-        line.append((char) ch);
       }
     } catch (CharacterCodingException e) {
       lineNumber++;
@@ -156,10 +176,21 @@ public final class AuditLogReader implements Closeable {
           + e.getMessage() + ")");
     }
     lineNumber++;
-    if (!tooLong && line.length() > 0 && line.charAt(line.length() - 1) == '\r') {
+    if (tooLong) {
+      line.setLength(0);
+      return TOO_LONG;
+    }
+    if (line.length() > 0 && line.charAt(line.length() - 1) == '\r') {
       line.setLength(line.length() - 1);
     }
-    return tooLong ? TOO_LONG : OK;
+    return OK;
+  }
+
+  /** Appends buf[from, to) unless the line is already too long (then it is discarded). */
+  private void append(int from, int to, boolean tooLong) {
+    if (!tooLong) {
+      line.append(buf, from, to - from);
+    }
   }
 
   private static boolean isBlank(CharSequence s) {
