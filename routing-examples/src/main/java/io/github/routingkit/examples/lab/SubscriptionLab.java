@@ -47,6 +47,7 @@ import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.PulsarClientException;
 import org.apache.pulsar.client.api.Schema;
 import org.apache.pulsar.client.api.SubscriptionType;
+import org.apache.pulsar.client.impl.ConsumerBase;
 
 /**
  * The subscription-semantics lab: checks and prints, against an in-process Pulsar standalone and
@@ -182,8 +183,9 @@ public final class SubscriptionLab {
       loops.start(fast, 0);
       Set<String> sent = send(client, topic, "shared-producer", 40, 4);
       // forced, as a slow consumer does: shared-slow holds the messages prefetched into its
-      // receiver queue (10) until shared-fast has taken everything after them
-      awaitQuiet(recorder, 300);
+      // receiver queue (10 per partition) until shared-fast has taken everything else
+      await(() -> countBy(recorder, "shared-fast")
+          + ((ConsumerBase<?>) slow).numMessagesInQueue() >= 40);
       loops.start(slow, 0);
       await(() -> recorder.size() >= 40);
       loops.stop();
@@ -471,23 +473,6 @@ public final class SubscriptionLab {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
     while (!condition.getAsBoolean()) {
       require(System.nanoTime() < deadline, "timed out waiting for the messages");
-      Thread.sleep(20);
-    }
-  }
-
-  private static void awaitQuiet(InMemoryAuditRecorder recorder, long quietMillis)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-    int last = -1;
-    long since = System.nanoTime();
-    while (System.nanoTime() < deadline) {
-      int now = recorder.size();
-      if (now != last) {
-        last = now;
-        since = System.nanoTime();
-      } else if (now > 0 && System.nanoTime() - since > quietMillis * 1_000_000L) {
-        return;
-      }
       Thread.sleep(20);
     }
   }

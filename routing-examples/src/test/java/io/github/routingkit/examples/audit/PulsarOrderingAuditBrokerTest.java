@@ -19,6 +19,7 @@ import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.Schema;
 import org.apache.pulsar.client.api.SubscriptionType;
+import org.apache.pulsar.client.impl.ConsumerBase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -102,24 +103,6 @@ class PulsarOrderingAuditBrokerTest {
     }
   }
 
-  /** Waits until the recorder has not grown for {@code quietMillis}. */
-  static void awaitQuiet(InMemoryAuditRecorder recorder, long quietMillis)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    int last = -1;
-    long since = System.nanoTime();
-    while (System.nanoTime() < deadline) {
-      int now = recorder.size();
-      if (now != last) {
-        last = now;
-        since = System.nanoTime();
-      } else if (System.nanoTime() - since > TimeUnit.MILLISECONDS.toNanos(quietMillis)) {
-        return;
-      }
-      Thread.sleep(20);
-    }
-  }
-
   static void print(String scenario, AuditReport report) {
     System.out.println("== pulsar audit, " + scenario);
     System.out.print(report.toText(3));
@@ -140,7 +123,9 @@ class PulsarOrderingAuditBrokerTest {
              recorder)) {
       Thread f = receiveLoop(fast, 0, true, () -> stop[0]);
       send(topic, "shared-producer", 300, 10);
-      awaitQuiet(recorder, 300); // the fast consumer is idle: the rest is in slow's queue
+      // the fast consumer has everything but what the broker prefetched into slow's queue
+      await("fast has all but slow's queue", () -> recorder.size()
+          + ((ConsumerBase<?>) slow).numMessagesInQueue() >= 300);
       Thread s = receiveLoop(slow, 0, true, () -> stop[0]);
       await("all 300 received", () -> recorder.size() >= 300);
       stop[0] = true;
