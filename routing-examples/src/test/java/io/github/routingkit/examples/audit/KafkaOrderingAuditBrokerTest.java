@@ -26,7 +26,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewPartitions;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -112,6 +114,30 @@ class KafkaOrderingAuditBrokerTest {
       }
     }
     return total;
+  }
+
+  /**
+   * Waits until the broker answers ListOffsets for every partition: right after
+   * createPartitions the metadata can name a leader that does not lead yet, and the idempotent
+   * producer then keeps retrying the new partitions' first batches until delivery.timeout.ms
+   * (seen here under load; EmbeddedKafka.createTopic waits the same way for new topics).
+   */
+  static void awaitServed(String topic, int partitions) throws InterruptedException {
+    Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+    for (int p = 0; p < partitions; p++) {
+      request.put(new TopicPartition(topic, p), OffsetSpec.latest());
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      try {
+        kafka.admin().listOffsets(request, new ListOffsetsOptions().timeoutMs(2_000)).all()
+            .get(5, TimeUnit.SECONDS);
+        return;
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        assertThat(System.nanoTime()).as("new partitions led: %s", e).isLessThan(deadline);
+        Thread.sleep(50);
+      }
+    }
   }
 
   static InMemoryAuditRecorder recorder(String name) {
@@ -232,17 +258,22 @@ class KafkaOrderingAuditBrokerTest {
       producer.flush();
       kafka.admin().createPartitions(Map.of(topic, NewPartitions.increaseTo(16)))
           .all().get(60, TimeUnit.SECONDS);
+      awaitServed(topic, 16);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (producer.partitionsFor(topic).size() < 16) {
         Thread.sleep(50);
         assertThat(System.nanoTime()).as("producer sees 16 partitions").isLessThan(deadline);
       }
+      List<java.util.concurrent.Future<?>> acks = new java.util.ArrayList<>();
       for (int round = 0; round < 3; round++) {
         for (String key : keys) {
-          producer.send(new ProducerRecord<>(topic, key, "after-" + round));
+          acks.add(producer.send(new ProducerRecord<>(topic, key, "after-" + round)));
         }
       }
       producer.flush();
+      for (java.util.concurrent.Future<?> ack : acks) {
+        ack.get(60, TimeUnit.SECONDS); // a failed send fails here, with its cause
+      }
     }
     try (KafkaConsumer<String, String> c = consumer("lagging", "kafka-growth", null)) {
       assertThat(drainHighestPartitionFirst(c, topic, 16)).isEqualTo(1200);
