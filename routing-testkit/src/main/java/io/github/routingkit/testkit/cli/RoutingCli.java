@@ -8,24 +8,28 @@ import picocli.CommandLine.Spec;
 /**
  * The {@code routing} command: answers "is my key hot?" ({@code analyze}), "what moves if I add
  * partitions?" ({@code resize}), "how many partitions do I need?" ({@code plan}) and "where would
- * each client put this key?" ({@code compare}).
+ * each client put this key?" ({@code compare}) and "where did per-key order break, and which
+ * layer broke it?" ({@code audit}).
  *
- * <p>Exit codes: 0 success; 1 {@code analyze --fail-above} exceeded; 2 bad arguments or an
- * unreadable input (one line on stderr).
+ * <p>Exit codes: 0 success; 1 a check failed ({@code analyze --fail-above} exceeded,
+ * {@code audit} found out-of-order pairs); 2 bad arguments or an unreadable input (one line on
+ * stderr); 3 internal error ({@code audit}).
  */
 @Command(name = "routing", mixinStandardHelpOptions = true,
     versionProvider = RoutingCli.Version.class,
     description = "Key-routing analysis for Kafka and Pulsar topics.",
     subcommands = {AnalyzeCommand.class, ResizeCommand.class, PlanCommand.class,
-        CompareCommand.class, CommandLine.HelpCommand.class},
+        CompareCommand.class, AuditCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:success", "1:analyze --fail-above exceeded",
-        "2:bad arguments or unreadable input"})
+    exitCodeList = {"0:success", "1:analyze --fail-above exceeded, audit found out-of-order pairs",
+        "2:bad arguments or unreadable input", "3:internal error (audit)"})
 public final class RoutingCli implements Runnable {
   /** Exit code of {@code --fail-above}. */
   public static final int EXIT_THRESHOLD = 1;
   /** Exit code of a bad argument or an unreadable file. */
   public static final int EXIT_USAGE = 2;
+  /** Exit code of an internal error ({@code audit}). */
+  public static final int EXIT_INTERNAL = 3;
 
   @Spec
   CommandLine.Model.CommandSpec spec;
@@ -80,7 +84,7 @@ public final class RoutingCli implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(),
-        "missing a command: analyze, resize, plan or compare");
+        "missing a command: analyze, resize, plan, compare or audit");
   }
 
   private static String commandName(CommandLine c) {
