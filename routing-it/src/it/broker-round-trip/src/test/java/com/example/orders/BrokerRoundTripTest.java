@@ -8,8 +8,11 @@ import io.github.routingkit.RoutingSpec;
 import io.github.routingkit.pulsar.RoutingMessageRouter;
 import io.github.routingkit.testbrokers.EmbeddedKafka;
 import io.github.routingkit.testbrokers.EmbeddedPulsar;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,10 +54,30 @@ class BrokerRoundTripTest {
   }
 
   @Test
-  void noLoggingConfigurationComesFromRoutingKit() {
-    assertEquals(null, getClass().getClassLoader().getResource("log4j2.xml"));
-    assertEquals(null, getClass().getClassLoader().getResource("log4j2-test.xml"));
-    assertEquals(null, getClass().getClassLoader().getResource("logback.xml"));
+  void noLoggingConfigurationOrBindingComesFromRoutingKit() throws Exception {
+    for (String name : List.of("log4j2.xml", "log4j2-test.xml", "logback.xml", "logback-test.xml",
+        "simplelogger.properties", "log4j.properties")) {
+      for (URL url : Collections.list(getClass().getClassLoader().getResources(name))) {
+        assertFalse(url.toString().contains("/io/github/routingkit/"), "RoutingKit ships " + url);
+      }
+    }
+    // The only SLF4J provider is the user's own (pulsar-broker's log4j-slf4j2-impl is excluded).
+    List<String> providers = new ArrayList<>();
+    for (URL url : Collections.list(getClass().getClassLoader()
+        .getResources("META-INF/services/org.slf4j.spi.SLF4JServiceProvider"))) {
+      providers.add(url.toString());
+    }
+    assertEquals(1, providers.size(), providers.toString());
+    assertTrue(providers.get(0).contains("slf4j-simple"), providers.toString());
+  }
+
+  @Test
+  void theShadedPulsarClientComesFirstOnTheClassPath() {
+    // The situation the harness must survive: the application's shaded pulsar-client is declared
+    // first, so its bundled org.apache.pulsar.common classes win in this class loader.
+    URL where = org.apache.pulsar.common.naming.TopicName.class.getProtectionDomain()
+        .getCodeSource().getLocation();
+    assertTrue(where.toString().contains("/pulsar-client/"), where.toString());
   }
 
   @Test
