@@ -20,14 +20,16 @@ final class Threads {
   }
 
   /**
-   * Returns the non-daemon threads started since {@code before} (those whose context class loader
-   * is {@code loader}, when it is not null), that is, the ones that would keep the JVM from exiting.
+   * Returns the non-daemon threads started since {@code before} (when {@code loader} is not null,
+   * those whose context class loader is {@code loader} or none: Netty clears it on its global
+   * executor's threads), that is, the ones that would keep the JVM from exiting.
    */
   static List<Thread> startedSince(Set<Thread> before, ClassLoader loader) {
     List<Thread> out = new ArrayList<>();
     for (Thread t : Thread.getAllStackTraces().keySet()) {
       if (!before.contains(t) && t.isAlive() && !t.isDaemon() && t != Thread.currentThread()
-          && (loader == null || t.getContextClassLoader() == loader)) {
+          && (loader == null || t.getContextClassLoader() == loader
+              || t.getContextClassLoader() == null)) {
         out.add(t);
       }
     }

@@ -22,6 +22,19 @@ import org.junit.jupiter.api.io.TempDir;
  * thread that would keep the JVM alive, no directory, no port.
  */
 class FailedStartTest {
+  /** Our own parent for the data directories: other builds on the machine use java.io.tmpdir. */
+  @TempDir
+  static Path dataParent;
+
+  @org.junit.jupiter.api.BeforeEach
+  void ownDataParent() {
+    System.setProperty(TempDirs.PARENT_PROPERTY, dataParent.toString());
+  }
+
+  @org.junit.jupiter.api.AfterEach
+  void defaultDataParent() {
+    System.clearProperty(TempDirs.PARENT_PROPERTY);
+  }
 
   @Test
   void kafkaOnABoundPortFailsAndReleasesEverything() throws Exception {
@@ -98,7 +111,7 @@ class FailedStartTest {
   }
 
   private static Set<Path> brokerDirs(String prefix) throws IOException {
-    try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+    try (Stream<Path> s = Files.list(dataParent)) {
       return s.filter(p -> p.getFileName().toString().startsWith(prefix))
           .collect(Collectors.toSet());
     }
