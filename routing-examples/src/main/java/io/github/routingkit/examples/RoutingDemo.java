@@ -1,8 +1,8 @@
 package io.github.routingkit.examples;
 
 import io.github.routingkit.RoutingSpec;
-import io.github.routingkit.examples.broker.EmbeddedKafka;
-import io.github.routingkit.examples.broker.EmbeddedPulsar;
+import io.github.routingkit.testbrokers.EmbeddedKafka;
+import io.github.routingkit.testbrokers.EmbeddedPulsar;
 import io.github.routingkit.kafka.RoutingPartitioner;
 import io.github.routingkit.pulsar.RoutingMessageRouter;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.github.routingkit.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.routingkit.examples.broker.EmbeddedKafka;
+import io.github.routingkit.testbrokers.EmbeddedKafka;
 import io.github.routingkit.kafka.RoutingAssignor;
 import io.github.routingkit.kafka.RoutingGroupAssignor;
 import java.nio.charset.StandardCharsets;

@@ -4,9 +4,11 @@ import io.github.routingkit.HashRouter;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.RoutingSpec;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.Partitioner;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.Cluster;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.config.ConfigException;
@@ -24,7 +26,12 @@ import org.apache.kafka.common.config.ConfigException;
  * {@code partitioner.class} set, kafka-clients applies neither adaptive partitioning nor
  * {@code partitioner.ignore.keys}.
  *
- * <p><b>Keyless records</b> ({@code keyBytes == null}) follow {@code routing.keyless} over the
+ * <p><b>Keyless records</b> ({@code keyBytes == null}) by default batch as with kafka-clients'
+ * built-in partitioner ({@value #KAFKA_STICKY}): one sticky partition per topic until about
+ * {@code batch.size} bytes (read from the producer configs, default 16384) went to it, then another
+ * drawn uniformly at random among the available partitions; see {@link BatchStickyKeyless} for how
+ * closely that follows upstream. Set {@code routing.keyless} to {@code round-robin},
+ * {@code sticky} or {@code random} for routing-core's policies, which run over the
  * topic's <em>available</em> partitions (those with a leader) when there are any, else over all
  * partitions, like the former {@code RoundRobinPartitioner}. With segment or version layers the
  * router places keyless records over all {@code n} partitions (so they stay in the shared range
@@ -34,11 +41,20 @@ import org.apache.kafka.common.config.ConfigException;
  * <p>Returns a partition in {@code [0, n)}. Thread-safe: the producer may call it from any thread.
  */
 public final class RoutingPartitioner implements Partitioner {
+  /**
+   * The {@code routing.keyless} value of the built-in-like batching policy, this adapter's default
+   * (a Kafka-adapter value: routing-core's own policies are round-robin, sticky and random).
+   */
+  public static final String KAFKA_STICKY = "kafka-sticky";
+
   private volatile KeyRouter router = RoutingSpec.defaults().keyRouter();
   private volatile RoutingSpec spec = RoutingSpec.defaults();
+  private volatile BatchStickyKeyless batchSticky =
+      new BatchStickyKeyless(BatchStickyKeyless.DEFAULT_BATCH_SIZE);
 
   /**
-   * Reads the {@code routing.*} entries of the producer configs.
+   * Reads the {@code routing.*} entries of the producer configs, and {@code batch.size} for the
+   * default keyless policy.
    *
    * @throws ConfigException naming the property, the value and the rule, for an unknown
    *     {@code routing.*} key or a bad value, or {@code routing.version.source=header} (a
@@ -46,6 +62,14 @@ public final class RoutingPartitioner implements Partitioner {
    */
   @Override
   public void configure(Map<String, ?> configs) {
+    Object keyless = configs.get(RoutingSpec.KEYLESS);
+    BatchStickyKeyless sticky = null;
+    if (keyless == null || KAFKA_STICKY.equals(String.valueOf(keyless).trim())) {
+      Map<String, Object> rest = new HashMap<>(configs);
+      rest.remove(RoutingSpec.KEYLESS);
+      configs = rest;
+      sticky = new BatchStickyKeyless(batchSize(configs.get(ProducerConfig.BATCH_SIZE_CONFIG)));
+    }
     try {
       RoutingSpec parsed = RoutingSpec.parse(configs);
       String source = parsed.toMap().get(RoutingSpec.VERSION_SOURCE);
@@ -56,6 +80,7 @@ public final class RoutingPartitioner implements Partitioner {
       }
       this.router = parsed.keyRouter();
       this.spec = parsed;
+      this.batchSticky = sticky;
     } catch (RoutingConfigException e) {
       throw new ConfigException(e.property(), e.value(), e.rule());
     }
@@ -80,6 +105,10 @@ public final class RoutingPartitioner implements Partitioner {
       return router.partition(keyBytes, valueBytes, n);
     }
     List<PartitionInfo> available = cluster.availablePartitionsForTopic(topic);
+    BatchStickyKeyless sticky = batchSticky;
+    if (sticky != null && router instanceof HashRouter) {
+      return sticky.partition(topic, valueBytes == null ? 0 : valueBytes.length, available, n);
+    }
     if (available.isEmpty()) {
       return router.keylessPartition(n);
     }
@@ -95,6 +124,30 @@ public final class RoutingPartitioner implements Partitioner {
       p = router.keylessPartition(n);
     }
     return p;
+  }
+
+  /** The producer's batch.size as KafkaProducer reads it (an int), else the default. */
+  private static int batchSize(Object value) {
+    if (value instanceof Number number) {
+      return number.intValue();
+    }
+    if (value != null) {
+      try {
+        return Integer.parseInt(value.toString().trim());
+      } catch (NumberFormatException e) {
+        // KafkaProducer rejects it before any record is sent
+      }
+    }
+    return BatchStickyKeyless.DEFAULT_BATCH_SIZE;
+  }
+
+  /**
+   * Returns the {@code batch.size} the default keyless policy switches partitions at, or -1 when
+   * {@code routing.keyless} selects one of routing-core's policies.
+   */
+  public int keylessBatchSize() {
+    BatchStickyKeyless sticky = batchSticky;
+    return sticky == null ? -1 : sticky.batchSize();
   }
 
   private static boolean isAvailable(List<PartitionInfo> available, int partition) {

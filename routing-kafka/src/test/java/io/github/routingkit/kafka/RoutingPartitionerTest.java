@@ -43,7 +43,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * ({@code BuiltInPartitioner.partitionForKey(serializedKey, partitionsForTopic(topic).size())}) for
  * 320,000 real keys at partition counts 1..1,000; bad {@code routing.*} values fail
  * {@code configure} (and a real {@code KafkaProducer}'s construction) with a
- * {@link ConfigException}; keyless records round-robin over the available partitions.
+ * {@link ConfigException}; with {@code routing.keyless=round-robin} keyless records round-robin
+ * over the available partitions (the default, kafka-sticky, is in BatchStickyKeylessTest).
  */
 class RoutingPartitionerTest {
   private static final Node NODE = new Node(0, "localhost", 9092);
@@ -221,7 +222,7 @@ class RoutingPartitionerTest {
   @Test
   void mockProducerWithRoutingPartitioner() throws Exception {
     RoutingPartitioner partitioner = new RoutingPartitioner();
-    partitioner.configure(Map.of());
+    partitioner.configure(Map.of(RoutingSpec.KEYLESS, "round-robin"));
     try (MockProducer<String, String> producer = new MockProducer<>(
         cluster, true, partitioner, new StringSerializer(), new StringSerializer())) {
       List<String> keys = SampleKeys.all();
@@ -258,7 +259,7 @@ class RoutingPartitionerTest {
     assertThat(partial.availablePartitionsForTopic("orders")).hasSize(n - down.size());
 
     RoutingPartitioner partitioner = new RoutingPartitioner();
-    partitioner.configure(Map.of());
+    partitioner.configure(Map.of(RoutingSpec.KEYLESS, "round-robin"));
     int[] counts = new int[n];
     int rounds = 25;
     for (int i = 0; i < rounds * (n - down.size()); i++) {

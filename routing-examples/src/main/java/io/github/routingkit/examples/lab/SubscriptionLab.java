@@ -1,7 +1,7 @@
 package io.github.routingkit.examples.lab;
 
-import io.github.routingkit.examples.broker.EmbeddedKafka;
-import io.github.routingkit.examples.broker.EmbeddedPulsar;
+import io.github.routingkit.testbrokers.EmbeddedKafka;
+import io.github.routingkit.testbrokers.EmbeddedPulsar;
 import io.github.routingkit.pulsar.KeySharedPredictor;
 import io.github.routingkit.testkit.audit.AuditCause;
 import io.github.routingkit.testkit.audit.AuditFinding;

@@ -2,7 +2,7 @@ package io.github.routingkit.examples.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.routingkit.examples.broker.EmbeddedPulsar;
+import io.github.routingkit.testbrokers.EmbeddedPulsar;
 import io.github.routingkit.testkit.audit.AuditCause;
 import io.github.routingkit.testkit.audit.AuditFinding;
 import io.github.routingkit.testkit.audit.AuditReport;

@@ -2,7 +2,7 @@ package io.github.routingkit.examples.pulsar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.routingkit.examples.broker.EmbeddedPulsar;
+import io.github.routingkit.testbrokers.EmbeddedPulsar;
 import io.github.routingkit.pulsar.BundleLocator;
 import io.github.routingkit.pulsar.BundleLocator.Bundle;
 import io.github.routingkit.pulsar.BundleLocator.SplitAlgorithm;

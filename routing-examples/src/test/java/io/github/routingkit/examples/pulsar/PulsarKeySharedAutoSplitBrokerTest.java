@@ -2,7 +2,7 @@ package io.github.routingkit.examples.pulsar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.routingkit.examples.broker.EmbeddedPulsar;
+import io.github.routingkit.testbrokers.EmbeddedPulsar;
 import io.github.routingkit.pulsar.KeySharedPredictor;
 import java.util.LinkedHashMap;
 import java.util.List;

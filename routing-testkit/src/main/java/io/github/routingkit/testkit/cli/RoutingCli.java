@@ -95,12 +95,32 @@ public final class RoutingCli implements Runnable {
     return s == null ? "error" : s.replace('\n', ' ').replace('\r', ' ');
   }
 
-  /** The version from the jar manifest, or "development". */
+  /**
+   * The project version, from {@code version.properties} beside this class (written by the build
+   * with resource filtering, so it is there in the library jar, in {@code routing.jar} and in
+   * {@code target/classes} alike), else from the jar manifest.
+   */
   static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
+      return new String[] {"routing " + version()};
+    }
+
+    static String version() {
+      try (java.io.InputStream in = RoutingCli.class.getResourceAsStream("version.properties")) {
+        if (in != null) {
+          java.util.Properties p = new java.util.Properties();
+          p.load(in);
+          String v = p.getProperty("version", "");
+          if (!v.isBlank() && !v.startsWith("${")) {
+            return v;
+          }
+        }
+      } catch (java.io.IOException e) {
+        // fall back on the manifest
+      }
       String v = RoutingCli.class.getPackage().getImplementationVersion();
-      return new String[] {"routing " + (v == null ? "(development build)" : v)};
+      return v == null ? "(version unknown)" : v;
     }
   }
 }

@@ -291,5 +291,10 @@ class RoutingCliTest {
     assertThat(help.code()).isZero();
     assertThat(help.out()).contains("analyze").contains("resize").contains("plan").contains("compare");
     assertThat(run("analyze", "--help").out()).contains("--fail-above").contains("--chart");
+    Result version = run("--version");
+    assertThat(version.code()).isZero();
+    // The build's own version, passed in by surefire (see the pom), not a placeholder.
+    assertThat(version.out().strip())
+        .isEqualTo("routing " + System.getProperty("routingkit.project.version"));
   }
 }

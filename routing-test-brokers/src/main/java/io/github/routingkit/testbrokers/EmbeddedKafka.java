@@ -1,4 +1,4 @@
-package io.github.routingkit.examples.broker;
+package io.github.routingkit.testbrokers;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -14,9 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntFunction;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
@@ -28,6 +30,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.utils.Time;
 
 /**
@@ -65,6 +68,12 @@ public final class EmbeddedKafka implements AutoCloseable {
       "process.roles", "node.id", "controller.quorum.voters", "controller.quorum.bootstrap.servers",
       "listeners", "advertised.listeners", "controller.listener.names",
       "listener.security.protocol.map", "inter.broker.listener.name", "log.dirs", "log.dir");
+
+  /** How long a failed start waits for the broker's threads to end. */
+  private static final Duration THREADS_TIMEOUT = Duration.ofSeconds(20);
+
+  /** Picks the client and controller ports; tests replace it to make a start fail. */
+  static volatile IntFunction<int[]> portPicker = TempDirs::freeLoopbackPorts;
 
   private final Path dir;
   private final KafkaRaftServer server;
@@ -138,12 +147,13 @@ public final class EmbeddedKafka implements AutoCloseable {
     try {
       dir = TempDirs.create("routingkit-kafka-");
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot create a temporary directory for Kafka", e);
+      throw new UncheckedIOException("Kafka: " + e.getMessage(), e);
     }
     KafkaRaftServer server = null;
     Admin admin = null;
+    Set<Thread> before = Threads.live();
     try {
-      int[] ports = TempDirs.freeLoopbackPorts(2); // distinct
+      int[] ports = portPicker.apply(2); // distinct
       int port = ports[0];
       int controllerPort = ports[1];
       Properties props = new Properties();
@@ -163,7 +173,22 @@ public final class EmbeddedKafka implements AutoCloseable {
       return new EmbeddedKafka(dir, server, bootstrap, admin);
     } catch (RuntimeException | Error e) {
       closeQuietly(admin, server, dir);
-      throw e;
+      // A broker that failed half-way can leave its threads (request handlers, the controller's
+      // event queue) running; they would keep the JVM alive after the test failed.
+      List<Thread> left = Threads.awaitEnd(before, null, THREADS_TIMEOUT);
+      if (!left.isEmpty()) {
+        throw new IllegalStateException("Kafka broker failed to start (" + e
+            + ") and left threads running: " + Threads.names(left), e);
+      }
+      if (e instanceof ConfigException) {
+        throw new IllegalArgumentException(
+            "Kafka rejects the broker configuration: " + e.getMessage(), e);
+      }
+      if (e instanceof IllegalArgumentException || e instanceof IllegalStateException
+          || e instanceof UncheckedIOException) {
+        throw (RuntimeException) e;
+      }
+      throw new IllegalStateException("Kafka broker failed to start: " + e, e);
     }
   }
 

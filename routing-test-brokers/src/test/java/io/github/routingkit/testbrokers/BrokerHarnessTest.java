@@ -1,4 +1,4 @@
-package io.github.routingkit.examples.broker;
+package io.github.routingkit.testbrokers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.github.routingkit.examples.broker;
+package io.github.routingkit.testbrokers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,13 +20,30 @@ final class TempDirs {
   private TempDirs() {}
 
   /**
+   * The system property naming the directory the brokers' data directories are made in (default:
+   * {@code java.io.tmpdir}), for example {@code target} to keep them inside a build's output.
+   */
+  static final String PARENT_PROPERTY = "routingkit.testbrokers.dir";
+
+  /**
    * Creates a new temporary directory that is deleted by {@link #delete} or, failing that, at JVM
    * exit.
    *
-   * @throws IOException if the directory cannot be created
+   * @throws IOException if the directory cannot be created (the message names the parent)
    */
   static Path create(String prefix) throws IOException {
-    Path dir = Files.createTempDirectory(prefix);
+    String parent = System.getProperty(PARENT_PROPERTY);
+    Path dir;
+    try {
+      dir = parent == null || parent.isBlank()
+          ? Files.createTempDirectory(prefix)
+          : Files.createTempDirectory(Path.of(parent), prefix);
+    } catch (IOException e) {
+      throw new IOException("cannot create a directory in "
+          + (parent == null || parent.isBlank() ? System.getProperty("java.io.tmpdir")
+              : parent + " (system property " + PARENT_PROPERTY + ")")
+          + ": " + e, e);
+    }
     Thread hook = new Thread(() -> deleteQuietly(dir), "delete-" + dir.getFileName());
     EXIT_HOOKS.put(dir, hook);
     Runtime.getRuntime().addShutdownHook(hook);
