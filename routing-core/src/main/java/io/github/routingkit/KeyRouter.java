@@ -1,5 +1,8 @@
 package io.github.routingkit;
 
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.router.hotkey.HotKeyRouter;
+
 import java.io.Serializable;
 
 /**

@@ -1,5 +1,7 @@
 package io.github.routingkit;
 
+import io.github.routingkit.internal.Bytes;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import net.jqwik.api.Arbitraries;

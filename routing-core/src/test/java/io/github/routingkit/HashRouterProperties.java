@@ -1,5 +1,10 @@
 package io.github.routingkit;
 
+import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.placement.Placement;
+import io.github.routingkit.router.HashRouter;
+
 import static io.github.routingkit.TestSerialization.deserialize;
 import static io.github.routingkit.TestSerialization.replace;
 import static io.github.routingkit.TestSerialization.roundTrip;
@@ -138,7 +143,7 @@ class HashRouterProperties {
 
   @Example
   void badSlicesThrowIndexOutOfBounds() {
-    HashRouter router = HashRouter.kafkaDefault();
+    HashRouter router = Routers.kafkaDefault();
     byte[] key = new byte[4];
     assertThatThrownBy(() -> router.partition(key, -1, 2, 3))
         .isInstanceOf(IndexOutOfBoundsException.class);
@@ -153,7 +158,7 @@ class HashRouterProperties {
   /** A tampered serialized router is rejected, not silently rebuilt with another scheme. */
   @Example
   void corruptSerializedRouterIsRejected() throws IOException {
-    byte[] bytes = serialize(HashRouter.pulsarMurmur3());
+    byte[] bytes = serialize(Routers.pulsarMurmur3());
     replace(bytes, "PULSAR_MURMUR3", "PULSAR_MURMURX");
     assertThatThrownBy(() -> deserialize(bytes)).isInstanceOf(InvalidObjectException.class)
         .hasMessageContaining("PULSAR_MURMURX");

@@ -1,5 +1,9 @@
 package io.github.routingkit;
 
+import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.router.HashRouter;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -46,7 +50,7 @@ class KeylessProperties {
       @ForAll @IntRange(min = 1, max = 1000) int n,
       @ForAll @IntRange(min = 0, max = 3000) int perThread,
       @ForAll @IntRange(min = 0, max = THREADS - 1) int extraThreads) throws Exception {
-    KeyRouter router = HashRouter.kafkaDefault(); // round-robin keyless
+    KeyRouter router = Routers.kafkaDefault(); // round-robin keyless
     AtomicLongArray counts = new AtomicLongArray(n);
     CountDownLatch start = new CountDownLatch(1);
     List<Future<?>> done = new ArrayList<>();
@@ -155,7 +159,7 @@ class KeylessProperties {
 
   @Example
   void freshRoundRobinStartsAtZeroAndCycles() {
-    KeyRouter router = HashRouter.kafkaDefault();
+    KeyRouter router = Routers.kafkaDefault();
     for (int i = 0; i < 25; i++) {
       assertThat(router.keylessPartition(7)).isEqualTo(i % 7);
     }
@@ -189,7 +193,7 @@ class KeylessProperties {
   void keylessTrafficDoesNotMoveKeys(
       @ForAll byte[] key, @ForAll @IntRange(min = 1, max = 1000) int n,
       @ForAll @IntRange(min = 0, max = 50) int keyless) {
-    KeyRouter router = HashRouter.pulsarDefault();
+    KeyRouter router = Routers.pulsarDefault();
     int before = router.partition(key, n);
     for (int i = 0; i < keyless; i++) {
       router.keylessPartition(n);

@@ -1,5 +1,8 @@
 package io.github.routingkit;
 
+import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.hash.HashScheme;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -62,7 +65,7 @@ class RoutingSpecProperties {
     assertThat(RoutingSpec.parse(new Properties())).isEqualTo(RoutingSpec.defaults());
     assertThat(RoutingSpec.defaults().scheme()).isEqualTo(HashScheme.KAFKA_MURMUR2);
     assertThat(RoutingSpec.defaults().keyless()).isEqualTo(KeylessPolicy.ROUND_ROBIN);
-    assertThat(RoutingSpec.defaults().keyRouter()).isEqualTo(HashRouter.kafkaDefault());
+    assertThat(RoutingSpec.defaults().keyRouter()).isEqualTo(Routers.kafkaDefault());
   }
 
   @Property(tries = 500)

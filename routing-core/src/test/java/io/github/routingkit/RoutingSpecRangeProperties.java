@@ -1,5 +1,8 @@
 package io.github.routingkit;
 
+import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.hash.HashScheme;
+
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,7 @@
 package io.github.routingkit;
 
+import io.github.routingkit.router.segment.SegmentRouter;
+
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -24,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 class SegmentRouterTest {
 
-  static final KeyRouter MURMUR = HashRouter.kafkaDefault();
+  static final KeyRouter MURMUR = Routers.kafkaDefault();
 
   @Test
   void explicitRangesKeepTenantsInTheirRange() {

@@ -1,6 +1,6 @@
 package io.github.routingkit.examples;
 
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.examples.broker.EmbeddedKafka;
 import io.github.routingkit.examples.broker.EmbeddedPulsar;
 import io.github.routingkit.kafka.RoutingPartitioner;

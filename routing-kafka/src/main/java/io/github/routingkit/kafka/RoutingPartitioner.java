@@ -1,9 +1,9 @@
 package io.github.routingkit.kafka;
 
-import io.github.routingkit.HashRouter;
+import io.github.routingkit.router.HashRouter;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.RoutingConfigException;
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.Partitioner;

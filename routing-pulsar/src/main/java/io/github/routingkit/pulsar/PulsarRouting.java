@@ -1,6 +1,6 @@
 package io.github.routingkit.pulsar;
 
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import org.apache.pulsar.client.api.MessageRoutingMode;
 import org.apache.pulsar.client.api.ProducerBuilder;
 

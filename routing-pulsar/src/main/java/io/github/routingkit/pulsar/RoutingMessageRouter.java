@@ -1,8 +1,8 @@
 package io.github.routingkit.pulsar;
 
 import io.github.routingkit.KeyRouter;
-import io.github.routingkit.RoutingSpec;
-import io.github.routingkit.VersionedRouter;
+import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.router.version.VersionedRouter;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
