@@ -1,6 +1,7 @@
 package io.github.routingkit.router;
 
-import io.github.routingkit.KeyRouter;
+import io.github.routingkit.AbstractKeyRouter;
+import io.github.routingkit.AvailablePartitions;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.internal.Partitions;
@@ -21,7 +22,7 @@ import java.util.Objects;
  * (through a serialization proxy, so a deserialized router is rebuilt through the same checks as a
  * new one and starts a fresh keyless counter). Keyed routing of a {@code byte[]} allocates nothing.
  */
-public final class HashRouter implements KeyRouter {
+public final class HashRouter extends AbstractKeyRouter {
   private static final long serialVersionUID = 1L;
 
   private final HashScheme scheme;
@@ -56,24 +57,21 @@ public final class HashRouter implements KeyRouter {
   }
 
   @Override
-  public int partition(byte[] key, int numPartitions) {
-    if (key == null) {
-      return keylessPartition(numPartitions);
-    }
-    return placement.place64(scheme.hash64(key, 0, key.length), numPartitions);
-  }
-
-  @Override
-  public int partition(byte[] key, int offset, int length, int numPartitions) {
+  protected int route(byte[] key, int offset, int length, byte[] value, int numPartitions) {
     return placement.place64(scheme.hash64(key, offset, length), numPartitions);
   }
 
+  /** Hashes the text as the scheme defines it (the murmur schemes without encoding short keys). */
   @Override
-  public int partition(CharSequence key, int numPartitions) {
-    if (key == null) {
-      return keylessPartition(numPartitions);
-    }
+  protected int routeText(CharSequence key, int numPartitions) {
     return placement.place64(scheme.hash64(key), numPartitions);
+  }
+
+  /** Picks among the available partitions directly: the policy's choice over {@code available}. */
+  @Override
+  public int keylessPartition(int numPartitions, AvailablePartitions available) {
+    int count = available.count();
+    return count == 0 ? keylessPartition(numPartitions) : available.get(keylessPartition(count));
   }
 
   @Override

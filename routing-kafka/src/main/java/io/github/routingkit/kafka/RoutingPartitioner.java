@@ -1,6 +1,6 @@
 package io.github.routingkit.kafka;
 
-import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.AvailablePartitions;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.config.RoutingSpec;
@@ -26,10 +26,10 @@ import org.apache.kafka.common.config.ConfigException;
  *
  * <p><b>Keyless records</b> ({@code keyBytes == null}) follow {@code routing.keyless} over the
  * topic's <em>available</em> partitions (those with a leader) when there are any, else over all
- * partitions, like the former {@code RoundRobinPartitioner}. With segment or version layers the
- * router places keyless records over all {@code n} partitions (so they stay in the shared range
- * and never reach an exclusive segment), drawing again, up to {@code n} times, while its choice
- * has no leader. (An empty key is a key: it is hashed.)
+ * partitions, like the former {@code RoundRobinPartitioner}; how the policy avoids partitions without
+ * a leader is the router's ({@link KeyRouter#keylessPartition(int, AvailablePartitions)}: segment
+ * and version layers keep keyless records in their shared range). (An empty key is a key: it is
+ * hashed.)
  *
  * <p>Returns a partition in {@code [0, n)}. Thread-safe: the producer may call it from any thread.
  */
@@ -79,31 +79,26 @@ public final class RoutingPartitioner implements Partitioner {
       // the value matters only to value-hash hot keys; every other router ignores it
       return router.partition(keyBytes, valueBytes, n);
     }
-    List<PartitionInfo> available = cluster.availablePartitionsForTopic(topic);
-    if (available.isEmpty()) {
-      return router.keylessPartition(n);
-    }
-    if (router instanceof HashRouter) {
-      return available.get(router.keylessPartition(available.size())).partition();
-    }
-    // A layered router (segments, versions) must place keyless records over the topic's real
-    // partition count: its layout for available.size() would be another topic's (keyless records
-    // leaking into an exclusive segment, or a range "beyond" the smaller count failing the send).
-    // Prefer an available partition among the router's own keyless choices.
-    int p = router.keylessPartition(n);
-    for (int tries = 1; tries < n && !isAvailable(available, p); tries++) {
-      p = router.keylessPartition(n);
-    }
-    return p;
+    return router.keylessPartition(n, new Available(cluster.availablePartitionsForTopic(topic)));
   }
 
-  private static boolean isAvailable(List<PartitionInfo> available, int partition) {
-    for (PartitionInfo pi : available) {
-      if (pi.partition() == partition) {
-        return true;
-      }
+  /** The topic's partitions with a leader, as core's keyless policy reads them. */
+  private static final class Available implements AvailablePartitions {
+    private final List<PartitionInfo> partitions;
+
+    Available(List<PartitionInfo> partitions) {
+      this.partitions = partitions;
     }
-    return false;
+
+    @Override
+    public int count() {
+      return partitions.size();
+    }
+
+    @Override
+    public int get(int index) {
+      return partitions.get(index).partition();
+    }
   }
 
   /** Returns the spec in force (the defaults until {@link #configure} is called). */

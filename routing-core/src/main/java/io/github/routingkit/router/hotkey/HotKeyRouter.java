@@ -1,5 +1,6 @@
 package io.github.routingkit.router.hotkey;
 
+import io.github.routingkit.AbstractKeyRouter;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingConfigException;
@@ -103,7 +104,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * with least-loaded choice through a stripe for a partition count. Serializable through its
  * configuration: a deserialized router starts with empty detection and counters.
  */
-public final class HotKeyRouter implements KeyRouter {
+public final class HotKeyRouter extends AbstractKeyRouter {
   private static final long serialVersionUID = 1L;
 
   static final String KEYS = "routing.hotkey.keys";
@@ -550,45 +551,7 @@ public final class HotKeyRouter implements KeyRouter {
   }
 
   @Override
-  public int partition(byte[] key, int numPartitions) {
-    if (key == null) {
-      return keylessPartition(numPartitions);
-    }
-    return route(key, 0, key.length, null, numPartitions);
-  }
-
-  @Override
-  public int partition(byte[] key, int offset, int length, int numPartitions) {
-    Objects.checkFromIndexSize(offset, length, key.length);
-    return route(key, offset, length, null, numPartitions);
-  }
-
-  @Override
-  public int partition(byte[] key, byte[] value, int numPartitions) {
-    if (key == null) {
-      return keylessPartition(numPartitions);
-    }
-    return route(key, 0, key.length, value, numPartitions);
-  }
-
-  /** {@link #partition(byte[], byte[], int)} of a key's range, without copying it. */
-  @Override
-  public int partition(byte[] key, int offset, int length, byte[] value, int numPartitions) {
-    Objects.checkFromIndexSize(offset, length, key.length);
-    return route(key, offset, length, value, numPartitions);
-  }
-
-  /** Routes the UTF-8 encoding of {@code key} (allocates it). */
-  @Override
-  public int partition(CharSequence key, int numPartitions) {
-    if (key == null) {
-      return keylessPartition(numPartitions);
-    }
-    byte[] b = key.toString().getBytes(StandardCharsets.UTF_8);
-    return route(b, 0, b.length, null, numPartitions);
-  }
-
-  private int route(byte[] key, int offset, int length, byte[] value, int n) {
+  protected int route(byte[] key, int offset, int length, byte[] value, int n) {
     int base = inner.partition(key, offset, length, n);
     long fp = 0;
     int hot = NOT_HOT;

@@ -1,5 +1,6 @@
 package io.github.routingkit.router.segment;
 
+import io.github.routingkit.AbstractKeyRouter;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingConfigException;
@@ -74,7 +75,7 @@ import java.util.regex.PatternSyntaxException;
  * {@code byte[]} key with the separator form allocates nothing beyond what the inner router does,
  * also when one producer alternates between topics of different partition counts.
  */
-public final class SegmentRouter implements KeyRouter {
+public final class SegmentRouter extends AbstractKeyRouter {
   private static final long serialVersionUID = 1L;
 
   /** Property names used in error messages (and by {@link RoutingSpec}). */
@@ -614,33 +615,7 @@ public final class SegmentRouter implements KeyRouter {
   }
 
   @Override
-  public int partition(byte[] key, int numPartitions) {
-    if (key == null) {
-      return keylessPartition(numPartitions);
-    }
-    return partition(key, 0, key.length, numPartitions);
-  }
-
-  @Override
-  public int partition(byte[] key, int offset, int length, int numPartitions) {
-    Objects.checkFromIndexSize(offset, length, key.length);
-    int[] range = rangeOf(key, offset, length, numPartitions);
-    return range[inner.partition(key, offset, length, range.length)];
-  }
-
-  @Override
-  public int partition(byte[] key, byte[] value, int numPartitions) {
-    if (key == null) {
-      return keylessPartition(numPartitions);
-    }
-    int[] range = rangeOf(key, 0, key.length, numPartitions);
-    return range[inner.partition(key, value, range.length)];
-  }
-
-  /** {@link #partition(byte[], byte[], int)} of a key's range, without copying it. */
-  @Override
-  public int partition(byte[] key, int offset, int length, byte[] value, int numPartitions) {
-    Objects.checkFromIndexSize(offset, length, key.length);
+  protected int route(byte[] key, int offset, int length, byte[] value, int numPartitions) {
     int[] range = rangeOf(key, offset, length, numPartitions);
     return range[inner.partition(key, offset, length, value, range.length)];
   }
@@ -649,15 +624,6 @@ public final class SegmentRouter implements KeyRouter {
     Layout l = layoutFor(numPartitions);
     int i = segmentIndex(key, offset, length);
     return i < 0 ? l.shared : l.segment[i];
-  }
-
-  /** Routes the UTF-8 encoding of {@code key} (allocates it). */
-  @Override
-  public int partition(CharSequence key, int numPartitions) {
-    if (key == null) {
-      return keylessPartition(numPartitions);
-    }
-    return partition(key.toString().getBytes(StandardCharsets.UTF_8), numPartitions);
   }
 
   /** Places a keyless message in the shared range, under the inner router's keyless policy. */

@@ -1,9 +1,12 @@
 package io.github.routingkit.router.version;
 
+import io.github.routingkit.AbstractKeyRouter;
 import io.github.routingkit.KeyRouter;
+import io.github.routingkit.MessageView;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.internal.Bytes;
+import io.github.routingkit.internal.MessageRouting;
 import io.github.routingkit.internal.Partitions;
 
 import java.io.InvalidObjectException;
@@ -55,7 +58,7 @@ import java.util.Objects;
  * <p>Immutable, thread-safe (each generation's router is as thread-safe as it is) and
  * {@link Serializable} through its configuration.
  */
-public final class VersionedRouter implements KeyRouter {
+public final class VersionedRouter extends AbstractKeyRouter {
   private static final long serialVersionUID = 1L;
 
   static final String SOURCE = "routing.version.source";
@@ -150,6 +153,7 @@ public final class VersionedRouter implements KeyRouter {
   private final transient byte[][] versionBytes;
   private final transient byte[] separatorBytes;
   private final transient Generation defaultGeneration;
+  private final transient boolean needsValue;
 
   private VersionedRouter(List<Generation> generations, String defaultVersion, Source source,
       String separator, String header) {
@@ -192,6 +196,11 @@ public final class VersionedRouter implements KeyRouter {
     }
     this.defaultGeneration = def;
     this.separatorBytes = separator.getBytes(StandardCharsets.UTF_8);
+    boolean value = false;
+    for (Generation g : gens) {
+      value |= g.router().needsValue();
+    }
+    this.needsValue = value;
   }
 
   /** Returns a builder; defaults: source key-prefix, separator {@code |}, header {@code routing-version}. */
@@ -296,61 +305,46 @@ public final class VersionedRouter implements KeyRouter {
   }
 
   @Override
-  public int partition(byte[] key, int numPartitions) {
-    if (key == null) {
-      return keylessPartition(numPartitions);
-    }
-    return partition(key, 0, key.length, numPartitions);
-  }
-
-  @Override
-  public int partition(byte[] key, int offset, int length, int numPartitions) {
-    Objects.checkFromIndexSize(offset, length, key.length);
+  protected int route(byte[] key, int offset, int length, byte[] value, int numPartitions) {
+    Generation g = defaultGeneration;
+    int from = offset;
+    int len = length;
     if (source == Source.KEY_PREFIX) {
       int sep = indexOf(key, offset, length);
       if (sep >= 0) {
         for (int i = 0; i < gens.length; i++) {
           byte[] v = versionBytes[i];
           if (v.length == sep - offset && Arrays.equals(v, 0, v.length, key, offset, sep)) {
-            int restStart = sep + separatorBytes.length;
-            return gens[i].partition(key, restStart, offset + length - restStart, numPartitions);
+            g = gens[i];
+            from = sep + separatorBytes.length;
+            len = offset + length - from;
+            break;
           }
         }
       }
     }
-    return defaultGeneration.partition(key, offset, length, numPartitions);
+    int n = g.countFor(numPartitions);
+    // the value is handed down only to a chain that reads it: no copy of the rest of the key
+    return value != null && needsValue
+        ? g.router().partition(key, from, len, value, n)
+        : g.router().partition(key, from, len, n);
   }
 
+  /**
+   * With {@link Source#HEADER}, reads the version from the message's header {@link #header()} and
+   * routes the whole key (a text key's UTF-8 encoding) by that generation; otherwise as every
+   * router does.
+   */
   @Override
-  public int partition(byte[] key, byte[] value, int numPartitions) {
-    if (!needsValue()) {
-      return partition(key, numPartitions); // allocation-free path
+  public <M> int partition(M message, MessageView<M> view, int numPartitions) {
+    if (source != Source.HEADER) {
+      return MessageRouting.route(this, message, view, numPartitions);
     }
-    if (key == null || source != Source.KEY_PREFIX) {
-      return key == null ? keylessPartition(numPartitions)
-          : defaultGeneration.router().partition(key, value,
-              defaultGeneration.countFor(numPartitions));
-    }
-    int sep = indexOf(key, 0, key.length);
-    if (sep >= 0) {
-      for (int i = 0; i < gens.length; i++) {
-        if (Arrays.equals(versionBytes[i], 0, versionBytes[i].length, key, 0, sep)) {
-          int restStart = sep + separatorBytes.length;
-          return gens[i].router().partition(key, restStart, key.length - restStart,
-              value, gens[i].countFor(numPartitions)); // no copy of the rest
-        }
-      }
-    }
-    return defaultGeneration.router().partition(key, value, defaultGeneration.countFor(numPartitions));
-  }
-
-  /** Routes the UTF-8 encoding of {@code key} (allocates it). */
-  @Override
-  public int partition(CharSequence key, int numPartitions) {
-    if (key == null) {
-      return keylessPartition(numPartitions);
-    }
-    return partition(key.toString().getBytes(StandardCharsets.UTF_8), numPartitions);
+    CharSequence text = view.keyText(message);
+    byte[] key = text != null ? text.toString().getBytes(StandardCharsets.UTF_8)
+        : view.keyBytes(message);
+    return partition(view.header(message, header), key, needsValue ? view.value(message) : null,
+        numPartitions);
   }
 
   /**
@@ -401,12 +395,7 @@ public final class VersionedRouter implements KeyRouter {
 
   @Override
   public boolean needsValue() {
-    for (Generation g : gens) {
-      if (g.router().needsValue()) {
-        return true;
-      }
-    }
-    return false;
+    return needsValue;
   }
 
   @Override
