@@ -168,6 +168,17 @@ public interface KeyRouter extends Serializable {
   KeylessPolicy keylessPolicy();
 
   /**
+   * Returns the most memory, in bytes, this router's state may claim for hot-key detection,
+   * summed over its layers (0 without detection). Detectors are allocated when they first count a
+   * message, never at construction or deserialization; a composed router never claims more than
+   * {@value io.github.routingkit.router.hotkey.HotKeyRouter#MAX_MEMORY} bytes (64 MiB) in all.
+   * Per-partition load counters come on top (see {@code HotKeyRouter}).
+   */
+  default long claimedMemoryBytes() {
+    return 0;
+  }
+
+  /**
    * Returns the partition of a client's message read through {@code view}: a text key as
    * {@link #partition(CharSequence, byte[], int)}, key bytes as {@link #partition(byte[], byte[],
    * int)} (the value is read only if {@link #needsValue()}), no key by the keyless policy. Routers
@@ -178,7 +189,7 @@ public interface KeyRouter extends Serializable {
    * @return a partition in {@code [0, numPartitions)}
    * @throws IllegalArgumentException if {@code numPartitions < 1}
    */
-  default <M> int partition(M message, MessageView<M> view, int numPartitions) {
+  default <M> int partitionOf(M message, MessageView<M> view, int numPartitions) {
     return MessageRouting.route(this, message, view, numPartitions);
   }
 }

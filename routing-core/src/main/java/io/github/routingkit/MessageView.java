@@ -4,7 +4,7 @@ package io.github.routingkit;
  * How a router reads the parts of a client's message it may need: the key (as bytes or, for
  * clients whose key is text, as text), the value and a header (Pulsar: a message property). An
  * adapter hands a stateless view of its client's message type to
- * {@link KeyRouter#partition(Object, MessageView, int)}, so the router, not the adapter, decides
+ * {@link KeyRouter#partitionOf(Object, MessageView, int)}, so the router, not the adapter, decides
  * which parts it reads: the value is fetched only by routers that choose by it
  * ({@link KeyRouter#needsValue()}), a header only by a versioned router that reads its version
  * there.

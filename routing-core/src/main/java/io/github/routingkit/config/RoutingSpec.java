@@ -192,10 +192,6 @@ public final class RoutingSpec implements Serializable {
     KEYS = Collections.unmodifiableSet(keys);
   }
 
-  // a new key=value pair starts with a dotted key (every routing.* key, and typos of one);
-  // "user=2" in "routing.hotkey.keys=user=1,user=2" continues the list value
-  private static final Pattern PAIR_START =
-      Pattern.compile("^\\s*[A-Za-z0-9_\\-]*\\.[A-Za-z0-9_.\\-]*\\s*=.*", Pattern.DOTALL);
   private static final RoutingSpec DEFAULTS = new RoutingSpec(HashScheme.KAFKA_MURMUR2,
       PlacementMode.NATIVE, KeylessPolicy.ROUND_ROBIN, new TreeMap<>());
 
@@ -203,6 +199,7 @@ public final class RoutingSpec implements Serializable {
   private final PlacementMode placementMode;
   private final KeylessPolicy keyless;
   private final Map<String, String> layers; // set layer properties, normalized, sorted
+  private final transient RoutingSpecParser.Layers typed; // the same, parsed and checked
 
   private RoutingSpec(HashScheme scheme, PlacementMode placementMode, KeylessPolicy keyless,
       Map<String, String> layers) {
@@ -210,7 +207,7 @@ public final class RoutingSpec implements Serializable {
     this.placementMode = Objects.requireNonNull(placementMode, "placementMode");
     this.keyless = Objects.requireNonNull(keyless, "keyless");
     this.layers = Collections.unmodifiableMap(new TreeMap<>(layers));
-    validateLayers();
+    this.typed = RoutingSpecParser.check(scheme, placementMode, this.layers);
   }
 
   /** How {@value #PLACEMENT} selects the placement for the scheme. */
@@ -268,63 +265,18 @@ public final class RoutingSpec implements Serializable {
    * @throws NullPointerException if {@code config} is null
    */
   public static RoutingSpec parse(Map<String, ?> config) {
-    HashScheme scheme = DEFAULTS.scheme;
-    PlacementMode placementMode = DEFAULTS.placementMode;
-    KeylessPolicy keyless = DEFAULTS.keyless;
-    Map<String, String> layers = new TreeMap<>();
-    Map<String, Object> sorted = new TreeMap<>();
-    for (Map.Entry<String, ?> e : config.entrySet()) {
-      if (e.getKey() != null) { // a null key is no routing.* key: ignored like any other
-        sorted.put(e.getKey(), e.getValue());
-      }
-    }
-    for (Map.Entry<String, ?> e : sorted.entrySet()) {
-      String key = e.getKey();
-      if (!key.startsWith(PREFIX) || key.startsWith(ASSIGNOR_PREFIX)) {
-        continue;
-      }
-      Object raw = e.getValue();
-      // a Collection (Kafka's LIST config style) is a list value: [a, b] would be read as the
-      // items "[a" and "b]"
-      String value = raw == null ? null : raw instanceof java.util.Collection<?> c
-          ? String.join(",", c.stream().map(String::valueOf).toList()) : raw.toString().trim();
-      switch (key) {
-        case SCHEME:
-          scheme = parseScheme(SCHEME, value, raw);
-          break;
-        case KEYLESS:
-          keyless = parseKeyless(value, raw);
-          break;
-        case PLACEMENT:
-          placementMode = PlacementMode.parse(PLACEMENT, value, raw);
-          break;
-        default:
-          if (!LAYER_KEYS.contains(key)) {
-            String near = nearestKnown(key);
-            throw new RoutingConfigException(key, raw, "unknown property"
-                + (near == null ? "" : " (did you mean " + near + "?)")
-                + ", known routing properties are " + KEYS);
-          }
-          if (value == null || value.isEmpty()) {
-            throw new RoutingConfigException(key, raw, "must not be empty");
-          }
-          layers.put(key, normalizeList(key, value));
-      }
-    }
+    return RoutingSpecParser.parse(config);
+  }
+
+  /** A spec of normalized, not yet checked layer properties; checked here. */
+  static RoutingSpec of(HashScheme scheme, PlacementMode placementMode, KeylessPolicy keyless,
+      Map<String, String> layers) {
     return new RoutingSpec(scheme, placementMode, keyless, layers);
   }
 
-  /** Trims list items of list-valued properties, so equal specs print equally. */
-  private static String normalizeList(String key, String value) {
-    if (key.equals(SEGMENT_REGEX) || key.equals(SEGMENT_SEPARATOR)
-        || key.equals(VERSION_SEPARATOR) || key.equals(VERSION_HEADER)) {
-      return value;
-    }
-    List<String> items = new ArrayList<>();
-    for (String item : value.split(",", -1)) {
-      items.add(item.trim());
-    }
-    return String.join(",", items);
+  /** The layer properties: every known property but scheme, keyless and placement. */
+  static Set<String> layerKeys() {
+    return LAYER_KEYS;
   }
 
   /**
@@ -354,334 +306,54 @@ public final class RoutingSpec implements Serializable {
    *     illegal combination
    */
   public static RoutingSpec parse(String spec) {
-    Map<String, Object> map = new LinkedHashMap<>();
-    String key = null;
-    StringBuilder value = null;
-    for (String part : spec.split(",", -1)) {
-      if (part.isBlank()) {
-        continue;
-      }
-      if (key != null && !PAIR_START.matcher(part).matches()) {
-        value.append(',').append(part);
-        continue;
-      }
-      if (key != null) {
-        put(map, key, value.toString().trim());
-      }
-      int eq = part.indexOf('=');
-      if (eq < 0) {
-        throw new RoutingConfigException(part.trim(), null, "must be written key=value");
-      }
-      key = part.substring(0, eq).trim();
-      value = new StringBuilder(part.substring(eq + 1));
-      if (!key.startsWith(PREFIX)) {
-        throw new RoutingConfigException(key, value.toString().trim(),
-            "unknown property, keys in a spec string must start with " + PREFIX);
-      }
-    }
-    if (key != null) {
-      put(map, key, value.toString().trim());
-    }
-    return parse(map);
+    return RoutingSpecParser.parse(spec);
   }
 
-  private static void put(Map<String, Object> map, String key, String value) {
-    if (map.put(key, value) != null) {
-      throw new RoutingConfigException(key, value, "was already set earlier in the spec string");
-    }
-  }
-
-  private static HashScheme parseScheme(String property, String value, Object raw) {
-    try {
-      return HashScheme.fromId(value);
-    } catch (IllegalArgumentException e) {
-      throw new RoutingConfigException(property, raw, "must be one of " + HashScheme.ids());
-    }
-  }
-
-  private static KeylessPolicy parseKeyless(String value, Object raw) {
-    try {
-      return KeylessPolicy.fromId(value);
-    } catch (IllegalArgumentException e) {
-      throw new RoutingConfigException(KEYLESS, raw, "must be one of " + KeylessPolicy.ids());
-    }
-  }
-
-  // --- layer validation and construction ---------------------------------------------------------
-
-  private boolean has(String key) {
-    return layers.containsKey(key);
-  }
-
-  private void requires(String rule, String... options) {
-    for (String o : options) {
-      if (has(o)) {
-        throw new RoutingConfigException(o, layers.get(o), "has no effect unless " + rule);
-      }
-    }
-  }
-
-  private boolean segmentsEnabled() {
-    return has(SEGMENT_RANGES) || has(SEGMENT_WEIGHTS);
-  }
-
-  private boolean detect() {
-    return "true".equals(layers.get(HOTKEY_DETECT));
-  }
-
-  private boolean hotKeysEnabled() {
-    return has(HOTKEY_KEYS) || detect();
-  }
-
-  private boolean versionsEnabled() {
-    return has(VERSION_GENERATIONS);
-  }
-
-  private void validateLayers() {
-    if (!segmentsEnabled()) {
-      requires(SEGMENT_RANGES + " or " + SEGMENT_WEIGHTS + " is set",
-          SEGMENT_EXCLUSIVE, SEGMENT_SEPARATOR, SEGMENT_REGEX);
-    }
-    if (has(HOTKEY_DETECT) && !detect() && !"false".equals(layers.get(HOTKEY_DETECT))) {
-      throw new RoutingConfigException(HOTKEY_DETECT, layers.get(HOTKEY_DETECT),
-          "must be true or false");
-    }
-    if (!detect()) {
-      requires(HOTKEY_DETECT + "=true", HOTKEY_THRESHOLD, HOTKEY_MEMORY,
-          HOTKEY_WINDOW, HOTKEY_SAMPLE);
-    }
-    if (!hotKeysEnabled()) {
-      requires(HOTKEY_KEYS + " is set or " + HOTKEY_DETECT + "=true",
-          HOTKEY_CANDIDATES, HOTKEY_CHOICE);
-    }
-    if (!versionsEnabled()) {
-      requires(VERSION_GENERATIONS + " is set", VERSION_DEFAULT,
-          VERSION_SOURCE, VERSION_SEPARATOR, VERSION_HEADER);
-    } else {
-      // the key prefix and the header are alternatives: each one's option is inert for the other
-      if ("header".equals(layers.get(VERSION_SOURCE))) {
-        requires(VERSION_SOURCE + "=key-prefix", VERSION_SEPARATOR);
-      } else {
-        requires(VERSION_SOURCE + "=header", VERSION_HEADER);
-      }
-      if (scheme != DEFAULTS.scheme) {
-        throw new RoutingConfigException(SCHEME, scheme.id(), "cannot be combined with "
-            + VERSION_GENERATIONS + ", where each generation names its scheme");
-      }
-      if (placementMode != DEFAULTS.placementMode) {
-        throw new RoutingConfigException(PLACEMENT, placementMode.id, "cannot be combined with "
-            + VERSION_GENERATIONS + ", where each generation names its placement");
-      }
-      if (!has(VERSION_DEFAULT)) {
-        throw new RoutingConfigException(VERSION_DEFAULT, null, "must be set (to a generation"
-            + " name) when " + VERSION_GENERATIONS + " is set");
-      }
-    }
-    keyRouter(); // builds every layer once: each builder checks its values
-  }
-
-  /** Integers in property values: ASCII digits only (Integer.parseInt also takes '+' and other scripts' digits). */
-  private static final Pattern ASCII_DIGITS = Pattern.compile("[0-9]+");
-  /** Decimals in property values: no hex, no d/f suffix, no NaN or Infinity. */
-  private static final Pattern DECIMAL =
-      Pattern.compile("[0-9]+(\\.[0-9]*)?([eE][+-]?[0-9]+)?|\\.[0-9]+([eE][+-]?[0-9]+)?");
-
-  /**
-   * The known property within edit distance 2 of {@code key} (a typo: a letter missing, extra,
-   * swapped or wrong), the closest first; null if none is that close.
-   */
-  private static String nearestKnown(String key) {
-    String best = null;
-    int bestDistance = 3;
-    for (String known : KEYS) {
-      int d = editDistance(key, known, bestDistance);
-      if (d < bestDistance) {
-        best = known;
-        bestDistance = d;
-      }
-    }
-    return best;
-  }
-
-  /** Optimal-string-alignment distance, or {@code limit} if it is at least that. */
-  private static int editDistance(String a, String b, int limit) {
-    if (Math.abs(a.length() - b.length()) >= limit) {
-      return limit;
-    }
-    int[][] d = new int[a.length() + 1][b.length() + 1];
-    for (int i = 0; i <= a.length(); i++) {
-      d[i][0] = i;
-    }
-    for (int j = 0; j <= b.length(); j++) {
-      d[0][j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      for (int j = 1; j <= b.length(); j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        int v = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2)
-            && a.charAt(i - 2) == b.charAt(j - 1)) {
-          v = Math.min(v, d[i - 2][j - 2] + 1); // two neighbours swapped
-        }
-        d[i][j] = v;
-      }
-    }
-    return Math.min(d[a.length()][b.length()], limit);
-  }
-
-  private static int parseInt(String property, String value, int min, String rule) {
-    if (!ASCII_DIGITS.matcher(value).matches()) {
-      throw new RoutingConfigException(property, value, rule);
-    }
-    try {
-      int v = Integer.parseInt(value);
-      if (v >= min) {
-        return v;
-      }
-    } catch (NumberFormatException e) {
-      // fall through
-    }
-    throw new RoutingConfigException(property, value, rule);
-  }
-
-  private HotKeyRouter.Builder hotKeyBuilder(KeyRouter inner) {
-    HotKeyRouter.Builder b = HotKeyRouter.builder(inner);
-    if (has(HOTKEY_KEYS)) {
-      List<String> keys = new ArrayList<>();
-      for (String k : layers.get(HOTKEY_KEYS).split(",")) {
-        if (k.isEmpty()) {
-          throw new RoutingConfigException(HOTKEY_KEYS, layers.get(HOTKEY_KEYS),
-              "must be a comma-separated list of non-empty keys");
-        }
-        if (keys.contains(k)) {
-          throw new RoutingConfigException(HOTKEY_KEYS, layers.get(HOTKEY_KEYS),
-              "key '" + k + "' is listed twice");
-        }
-        keys.add(k);
-      }
-      b.hotKeys(keys);
-    }
-    b.detect(detect());
-    if (has(HOTKEY_THRESHOLD)) {
-      String v = layers.get(HOTKEY_THRESHOLD);
-      double t;
-      try {
-        t = DECIMAL.matcher(v).matches() ? Double.parseDouble(v) : Double.NaN;
-      } catch (NumberFormatException e) {
-        t = Double.NaN;
-      }
-      if (!(t > 0 && t <= 1)) {
-        throw new RoutingConfigException(HOTKEY_THRESHOLD, v, "must be a decimal share in (0, 1]");
-      }
-      b.threshold(t);
-    }
-    if (has(HOTKEY_MEMORY)) {
-      b.memoryBytes(parseInt(HOTKEY_MEMORY, layers.get(HOTKEY_MEMORY), 1,
-          "must be a positive number of bytes"));
-    }
-    if (has(HOTKEY_WINDOW)) {
-      String v = layers.get(HOTKEY_WINDOW);
-      try {
-        if (!ASCII_DIGITS.matcher(v).matches()) {
-          throw new NumberFormatException();
-        }
-        long w = Long.parseLong(v);
-        if (w < 1) {
-          throw new NumberFormatException();
-        }
-        b.window(w);
-      } catch (NumberFormatException e) {
-        throw new RoutingConfigException(HOTKEY_WINDOW, v, "must be a positive number of messages");
-      }
-    }
-    if (has(HOTKEY_SAMPLE)) {
-      String v = layers.get(HOTKEY_SAMPLE);
-      int sample = parseInt(HOTKEY_SAMPLE, v, 1, HotKeyRouter.SAMPLE_RULE);
-      if (!HotKeyRouter.isValidSample(sample)) {
-        throw new RoutingConfigException(HOTKEY_SAMPLE, v, HotKeyRouter.SAMPLE_RULE);
-      }
-      b.sample(sample);
-    }
-    if (has(HOTKEY_CANDIDATES)) {
-      String v = layers.get(HOTKEY_CANDIDATES);
-      b.candidates(v.equals("all") ? HotKeyRouter.ALL
-          : parseInt(HOTKEY_CANDIDATES, v, 2, "must be an integer of at least 2, or all"));
-    }
-    if (has(HOTKEY_CHOICE)) {
-      b.choice(HotKeyRouter.Choice.fromId(layers.get(HOTKEY_CHOICE), HOTKEY_CHOICE));
-    }
-    return b;
-  }
+  // --- composition --------------------------------------------------------------------------
 
   /** Builds segment &rarr; hot key &rarr; hash for one scheme and placement. */
   private KeyRouter chain(HashScheme s, Placement p) {
     KeyRouter router = HashRouter.of(s, p, keyless);
-    if (hotKeysEnabled()) {
-      router = hotKeyBuilder(router).build();
+    if (typed.hotKeys() != null) {
+      router = HotKeyRouter.of(typed.hotKeys(), router);
     }
-    if (segmentsEnabled()) {
-      SegmentRouter.Builder b = SegmentRouter.builder(router)
-          .ranges(layers.get(SEGMENT_RANGES)).weights(layers.get(SEGMENT_WEIGHTS))
-          .exclusive(layers.get(SEGMENT_EXCLUSIVE)).regex(layers.get(SEGMENT_REGEX));
-      if (has(SEGMENT_SEPARATOR)) {
-        b.separator(layers.get(SEGMENT_SEPARATOR));
-      }
-      router = b.build();
+    if (typed.segments() != null) {
+      router = SegmentRouter.of(typed.segments(), router);
     }
     return router;
   }
 
   private VersionedRouter versioned() {
-    String spec = layers.get(VERSION_GENERATIONS);
     VersionedRouter.Builder b = VersionedRouter.builder();
-    for (String item : spec.split(",")) {
-      String[] f = item.split(":", -1);
-      if (f.length < 2 || f.length > 4 || f[0].isEmpty()) {
-        throw new RoutingConfigException(VERSION_GENERATIONS, spec, "entry '" + item
-            + "' must be written name:scheme[:placement[:partitions|*]]");
-      }
-      String name = f[0];
-      HashScheme s;
-      try {
-        s = HashScheme.fromId(f[1]);
-      } catch (IllegalArgumentException e) {
-        throw new RoutingConfigException(VERSION_GENERATIONS, spec, "generation '" + name
-            + "' scheme '" + f[1] + "' must be one of " + HashScheme.ids());
-      }
-      PlacementMode mode = PlacementMode.NATIVE;
-      if (f.length > 2) {
-        try {
-          mode = PlacementMode.parse(VERSION_GENERATIONS, f[2], spec);
-        } catch (RoutingConfigException e) {
-          throw new RoutingConfigException(VERSION_GENERATIONS, spec, "generation '" + name
-              + "' placement '" + f[2] + "' must be one of " + PlacementMode.IDS);
-        }
-      }
-      int count = 0;
-      if (f.length > 3 && !f[3].equals("*")) {
-        count = parseInt(VERSION_GENERATIONS, f[3], 1, "generation '" + name
-            + "' partition count '" + f[3] + "' must be a positive integer or *");
-      }
-      b.generation(name, chain(s, mode.resolve(s)), count);
+    for (RoutingSpecParser.Generation g : typed.generations()) {
+      b.generation(g.name(), chain(g.scheme(), g.placement().resolve(g.scheme())), g.count());
     }
-    b.defaultVersion(layers.get(VERSION_DEFAULT));
-    if (has(VERSION_SOURCE)) {
-      String v = layers.get(VERSION_SOURCE);
-      if (v.equals("key-prefix")) {
-        b.source(VersionedRouter.Source.KEY_PREFIX);
-      } else if (v.equals("header")) {
-        b.source(VersionedRouter.Source.HEADER);
-      } else {
-        throw new RoutingConfigException(VERSION_SOURCE, v, "must be one of [key-prefix, header]");
-      }
+    return b.defaultVersion(typed.defaultVersion())
+        .source(typed.source().equals("header") ? VersionedRouter.Source.HEADER
+            : VersionedRouter.Source.KEY_PREFIX)
+        .separator(typed.separator()).header(typed.header()).build();
+  }
+
+  /**
+   * Returns whether messages name their routing generation in a header (message property):
+   * {@value #VERSION_SOURCE}{@code =header}. A client whose partitioner sees no headers (Kafka)
+   * cannot route such a spec.
+   */
+  public boolean readsVersionFromHeader() {
+    return typed.generations() != null && typed.source().equals("header");
+  }
+
+  /**
+   * Returns the most memory routers built from this spec may claim for hot-key detection, in bytes:
+   * one detector per generation, allocated when first used; at most 64 MiB
+   * ({@link KeyRouter#claimedMemoryBytes()}).
+   */
+  public long claimedMemoryBytes() {
+    if (typed.hotKeys() == null) {
+      return 0;
     }
-    if (has(VERSION_SEPARATOR)) {
-      b.separator(layers.get(VERSION_SEPARATOR));
-    }
-    if (has(VERSION_HEADER)) {
-      b.header(layers.get(VERSION_HEADER));
-    }
-    return b.build();
+    int chains = typed.generations() == null ? 1 : typed.generations().size();
+    return (long) chains * typed.hotKeys().detectorMemoryBytes();
   }
 
   /** Returns a copy with the given hash scheme. */
@@ -724,7 +396,7 @@ public final class RoutingSpec implements Serializable {
       if (value.trim().isEmpty()) {
         throw new RoutingConfigException(key, value, "must not be empty");
       }
-      copy.put(key, normalizeList(key, value.trim()));
+      copy.put(key, RoutingSpecParser.normalize(key, value.trim()));
     }
     return new RoutingSpec(scheme, placementMode, keyless, copy);
   }
@@ -751,7 +423,7 @@ public final class RoutingSpec implements Serializable {
    * keyed routing of pure layers is identical across instances.
    */
   public KeyRouter keyRouter() {
-    return versionsEnabled() ? versioned() : chain(scheme, placement());
+    return typed.generations() != null ? versioned() : chain(scheme, placement());
   }
 
   /**

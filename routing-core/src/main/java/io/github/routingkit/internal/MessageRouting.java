@@ -3,7 +3,7 @@ package io.github.routingkit.internal;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.MessageView;
 
-/** The message form of routing every router shares ({@link KeyRouter#partition(Object, MessageView, int)}). */
+/** The message form of routing every router shares ({@link KeyRouter#partitionOf(Object, MessageView, int)}). */
 public final class MessageRouting {
   private MessageRouting() {}
 

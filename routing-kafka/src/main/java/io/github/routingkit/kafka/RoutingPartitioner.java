@@ -48,9 +48,8 @@ public final class RoutingPartitioner implements Partitioner {
   public void configure(Map<String, ?> configs) {
     try {
       RoutingSpec parsed = RoutingSpec.parse(configs);
-      String source = parsed.toMap().get(RoutingSpec.VERSION_SOURCE);
-      if ("header".equals(source)) {
-        throw new RoutingConfigException(RoutingSpec.VERSION_SOURCE, source, "cannot be used with"
+      if (parsed.readsVersionFromHeader()) {
+        throw new RoutingConfigException(RoutingSpec.VERSION_SOURCE, "header", "cannot be used with"
             + " Kafka: a Partitioner receives no record headers, so every record would silently"
             + " take the default generation; use key-prefix");
       }

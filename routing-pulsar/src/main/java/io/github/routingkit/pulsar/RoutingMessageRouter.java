@@ -58,7 +58,7 @@ public final class RoutingMessageRouter implements MessageRouter {
    */
   @Override
   public int choosePartition(Message<?> msg, TopicMetadata topicMetadata) {
-    return router.partition(msg, MESSAGE, topicMetadata.numPartitions());
+    return router.partitionOf(msg, MESSAGE, topicMetadata.numPartitions());
   }
 
   /**

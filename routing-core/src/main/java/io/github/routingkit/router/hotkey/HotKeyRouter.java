@@ -110,9 +110,10 @@ public final class HotKeyRouter extends AbstractKeyRouter {
   static final String KEYS = "routing.hotkey.keys";
   static final String DETECT = "routing.hotkey.detect";
   static final String THRESHOLD = "routing.hotkey.threshold";
-  static final String MEMORY = "routing.hotkey.memory";
+  /** The property naming the detector memory, for error messages of composed routers. */
+  public static final String MEMORY = "routing.hotkey.memory";
   /** The largest {@code routing.hotkey.memory}: 64 MiB, enough counters for any threshold whose warm-up fits a window. */
-  static final int MAX_MEMORY = 64 << 20;
+  public static final int MAX_MEMORY = 64 << 20;
   static final String WINDOW = "routing.hotkey.window";
   static final String CANDIDATES = "routing.hotkey.candidates";
   static final String CHOICE = "routing.hotkey.choice";
@@ -124,7 +125,7 @@ public final class HotKeyRouter extends AbstractKeyRouter {
    * {@code max(100000, 200 * sample / threshold)}: 100000 messages unless the warm-up needs more;
    * 100000 if even that bound overflows a long (the window check then reports it).
    */
-  static long defaultWindow(double threshold, int sample) {
+  public static long defaultWindow(double threshold, int sample) {
     double needed = minWindow(threshold, sample);
     return needed > 100_000 && needed < 0x1p63 ? (long) needed : 100_000;
   }
@@ -134,7 +135,7 @@ public final class HotKeyRouter extends AbstractKeyRouter {
    * warm-up: an integer-valued double (ceil, times powers of two). For a tiny threshold it exceeds
    * any long; 0x1p63 is Long.MAX_VALUE + 1, so a bound of 2^63 or more does not fit either.
    */
-  private static double minWindow(double threshold, int sample) {
+  static double minWindow(double threshold, int sample) {
     return 2 * Math.ceil(100 / threshold) * sample;
   }
   /** The largest {@code routing.hotkey.sample}. */
@@ -182,6 +183,7 @@ public final class HotKeyRouter extends AbstractKeyRouter {
   }
 
   private final KeyRouter inner;
+  private final transient HotKeyOptions options;
   private final List<String> configuredKeys;
   private final boolean detect;
   private final double threshold;
@@ -208,43 +210,18 @@ public final class HotKeyRouter extends AbstractKeyRouter {
   /** Xorshift states of sampled detection, one per stripe, {@link #PAD} longs apart (null unless sampled). */
   private final transient long[] samplers;
 
-  private HotKeyRouter(Builder b) {
-    this.inner = Objects.requireNonNull(b.inner, "inner");
-    this.configuredKeys = List.copyOf(b.keys);
-    this.detect = b.detect;
-    this.threshold = b.threshold;
-    this.memory = b.memory;
-    this.window = b.window != DEFAULT_WINDOW ? b.window : defaultWindow(b.threshold, b.sample);
-    this.candidates = b.candidates;
-    this.choice = Objects.requireNonNull(b.choice, "choice");
-    this.sample = b.sample;
-    if (!(threshold > 0 && threshold <= 1)) {
-      throw new RoutingConfigException(THRESHOLD, threshold, "must be a share in (0, 1]");
-    }
-    if (candidates < 2) {
-      throw new RoutingConfigException(CANDIDATES, candidates, "must be at least 2, or all");
-    }
-    if (detect && memory > MAX_MEMORY) {
-      throw new RoutingConfigException(MEMORY, memory, "must be at most " + MAX_MEMORY
-          + " bytes (64 MiB, about 1.6 million counters)");
-    }
+  private HotKeyRouter(HotKeyOptions o, KeyRouter inner) {
+    this.inner = Objects.requireNonNull(inner, "inner");
+    this.options = o;
+    this.configuredKeys = o.keys();
+    this.detect = o.detect();
+    this.threshold = o.threshold();
+    this.memory = o.memory();
+    this.window = o.window();
+    this.candidates = o.candidates();
+    this.choice = o.choice();
+    this.sample = o.sample();
     int capacity = HeavyHitterSketch.capacityFor(memory);
-    if (detect && capacity < 16) {
-      throw new RoutingConfigException(MEMORY, memory, "must be at least "
-          + HeavyHitterSketch.footprint(16) + " bytes (16 counters)");
-    }
-    if (!isValidSample(sample)) {
-      throw new RoutingConfigException(SAMPLE, sample, SAMPLE_RULE);
-    }
-    // compared as longs when it fits: (double) window rounds above 2^53, so a window just below a
-    // large bound would compare equal to it as a double
-    double minWindow = minWindow(threshold, sample);
-    boolean fits = minWindow < 0x1p63;
-    if (detect && (!fits || window < (long) minWindow)) {
-      throw new RoutingConfigException(WINDOW, window, "must be at least "
-          + (sample == 1 ? "200 / threshold = " : "200 * sample / threshold = ")
-          + (fits ? String.valueOf((long) minWindow) : "2^63 or more") + " messages");
-    }
     long[] fps = new long[configuredKeys.size()];
     for (int i = 0; i < fps.length; i++) {
       byte[] k = configuredKeys.get(i).getBytes(StandardCharsets.UTF_8);
@@ -258,13 +235,27 @@ public final class HotKeyRouter extends AbstractKeyRouter {
       bloom |= bloomBit(bytes, 0, bytes.length);
     }
     this.configuredBloom = bloom;
-    this.detector = detect
-        ? new Detector(new HeavyHitterSketch(capacity, window / sample, threshold)) : null;
+    this.detector = detect ? new Detector(capacity, window / sample, threshold) : null;
     this.detected = HotSet.EMPTY;
     this.spaces = new AtomicReferenceArray<>(SPACE_SLOTS);
     this.cycles = choice == Choice.ROUND_ROBIN ? stripedCells(0) : null;
     // every stripe seeded alike: one thread's run is reproducible
     this.samplers = detect && sample > 1 ? stripedCells(SAMPLER_SEED) : null;
+  }
+
+  /**
+   * Returns a hot-key router with the given options over {@code inner}; its detector (if any) is
+   * allocated when it first counts a message.
+   *
+   * @throws NullPointerException if an argument is null
+   */
+  public static HotKeyRouter of(HotKeyOptions options, KeyRouter inner) {
+    return new HotKeyRouter(Objects.requireNonNull(options, "options"), inner);
+  }
+
+  /** Returns the options. */
+  public HotKeyOptions options() {
+    return options;
   }
 
   /** Returns a builder of a hot-key router over {@code inner}. */
@@ -354,7 +345,9 @@ public final class HotKeyRouter extends AbstractKeyRouter {
      *     16 counters or above 64 MiB or a window shorter than {@code 200 * sample / threshold}
      */
     public HotKeyRouter build() {
-      return new HotKeyRouter(this);
+      return new HotKeyRouter(new HotKeyOptions(List.copyOf(keys), detect, threshold, memory,
+          window != DEFAULT_WINDOW ? window : defaultWindow(threshold, sample), candidates, choice,
+          sample), inner);
     }
   }
 
@@ -668,14 +661,19 @@ public final class HotKeyRouter extends AbstractKeyRouter {
    * the router's read-only fields.
    */
   private final class Detector {
-    private final HeavyHitterSketch sketch;
-    private final long[] scratch;
+    private final int capacity;
+    private final long window;
+    private final double threshold;
     private final AtomicInteger busy = new AtomicInteger();
+    /** Allocated under the lock by the first count: a router that never counts claims nothing. */
+    private HeavyHitterSketch sketch;
+    private long[] scratch;
     private int sinceSnapshot;
 
-    Detector(HeavyHitterSketch sketch) {
-      this.sketch = sketch;
-      this.scratch = new long[sketch.maxHot()];
+    Detector(int capacity, long window, double threshold) {
+      this.capacity = capacity;
+      this.window = window;
+      this.threshold = threshold;
     }
 
     void count(long fp) {
@@ -684,6 +682,10 @@ public final class HotKeyRouter extends AbstractKeyRouter {
         return;
       }
       try {
+        if (sketch == null) {
+          sketch = new HeavyHitterSketch(capacity, window, threshold);
+          scratch = new long[sketch.maxHot()];
+        }
         sketch.offer(fp);
         if (++sinceSnapshot >= 1024) {
           sinceSnapshot = 0;
@@ -737,7 +739,12 @@ public final class HotKeyRouter extends AbstractKeyRouter {
    * each stripe of routing threads, per partition count.
    */
   public int detectorMemoryBytes() {
-    return detector == null ? 0 : detector.sketch.memoryBytes();
+    return options.detectorMemoryBytes();
+  }
+
+  @Override
+  public long claimedMemoryBytes() {
+    return options.detectorMemoryBytes() + inner.claimedMemoryBytes();
   }
 
   @Override

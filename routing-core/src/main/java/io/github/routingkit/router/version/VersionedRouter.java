@@ -6,6 +6,7 @@ import io.github.routingkit.MessageView;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.internal.Bytes;
+import io.github.routingkit.router.hotkey.HotKeyRouter;
 import io.github.routingkit.internal.MessageRouting;
 import io.github.routingkit.internal.Partitions;
 
@@ -154,6 +155,7 @@ public final class VersionedRouter extends AbstractKeyRouter {
   private final transient byte[] separatorBytes;
   private final transient Generation defaultGeneration;
   private final transient boolean needsValue;
+  private final transient long claimedMemory;
 
   private VersionedRouter(List<Generation> generations, String defaultVersion, Source source,
       String separator, String header) {
@@ -197,10 +199,18 @@ public final class VersionedRouter extends AbstractKeyRouter {
     this.defaultGeneration = def;
     this.separatorBytes = separator.getBytes(StandardCharsets.UTF_8);
     boolean value = false;
+    long claimed = 0;
     for (Generation g : gens) {
       value |= g.router().needsValue();
+      claimed += g.router().claimedMemoryBytes();
     }
     this.needsValue = value;
+    if (claimed > HotKeyRouter.MAX_MEMORY) {
+      throw new RoutingConfigException(HotKeyRouter.MEMORY, claimed, "is the detector memory the "
+          + gens.length + " generations would claim in all, must be at most "
+          + HotKeyRouter.MAX_MEMORY + " bytes (64 MiB): lower routing.hotkey.memory");
+    }
+    this.claimedMemory = claimed;
   }
 
   /** Returns a builder; defaults: source key-prefix, separator {@code |}, header {@code routing-version}. */
@@ -336,7 +346,7 @@ public final class VersionedRouter extends AbstractKeyRouter {
    * router does.
    */
   @Override
-  public <M> int partition(M message, MessageView<M> view, int numPartitions) {
+  public <M> int partitionOf(M message, MessageView<M> view, int numPartitions) {
     if (source != Source.HEADER) {
       return MessageRouting.route(this, message, view, numPartitions);
     }
@@ -391,6 +401,11 @@ public final class VersionedRouter extends AbstractKeyRouter {
   @Override
   public KeylessPolicy keylessPolicy() {
     return defaultGeneration.router().keylessPolicy();
+  }
+
+  @Override
+  public long claimedMemoryBytes() {
+    return claimedMemory;
   }
 
   @Override
