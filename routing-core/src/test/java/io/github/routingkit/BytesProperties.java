@@ -2,38 +2,33 @@ package io.github.routingkit;
 
 import io.github.routingkit.internal.Bytes;
 
+import io.github.routingkit.property.Gen;
+import io.github.routingkit.property.Property;
+import io.github.routingkit.property.RoutingGen;
+import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
 
 /** The word-at-a-time separator search finds exactly what a byte-by-byte search finds. */
 class BytesProperties {
 
   /** Few distinct byte values (including 0x00, 0x7F, 0x80, 0xFF), so matches and near-matches are common. */
-  @Provide
-  Arbitrary<byte[]> keys() {
-    return Arbitraries.of((byte) 0, (byte) 1, (byte) ':', (byte) '|', (byte) 0x7F, (byte) 0x80,
-        (byte) 0x81, (byte) 0xFF, (byte) 0xFE).array(byte[].class).ofMaxSize(70);
+  Gen<byte[]> keys() {
+    return Gen.bytes(Gen.of((byte) 0, (byte) 1, (byte) ':', (byte) '|', (byte) 0x7F, (byte) 0x80,
+        (byte) 0x81, (byte) 0xFF, (byte) 0xFE), 0, 70);
+  }
+  Gen<byte[]> patterns() {
+    return Gen.bytes(Gen.of((byte) 0, (byte) ':', (byte) '|', (byte) 0x80, (byte) 0xFF), 1, 3);
   }
 
-  @Provide
-  Arbitrary<byte[]> patterns() {
-    return Arbitraries.of((byte) 0, (byte) ':', (byte) '|', (byte) 0x80, (byte) 0xFF)
-        .array(byte[].class).ofMinSize(1).ofMaxSize(3);
-  }
-
-  @Property(tries = 3000)
-  void indexOfIsTheFirstOccurrence(@ForAll("keys") byte[] key, @ForAll("patterns") byte[] pattern,
-      @ForAll @IntRange(min = 0, max = 70) int a, @ForAll @IntRange(min = 0, max = 70) int b) {
-    int offset = Math.min(Math.min(a, b), key.length);
-    int length = Math.min(Math.max(a, b), key.length) - offset;
-    assertThat(Bytes.indexOf(key, offset, length, pattern))
-        .isEqualTo(naive(key, offset, length, pattern));
+  @Test
+  void indexOfIsTheFirstOccurrence() {
+    Property.check(3000, keys(), patterns(), Gen.ints(0, 70), Gen.ints(0, 70), (key, pattern, a, b) -> {
+      int offset = Math.min(Math.min(a, b), key.length);
+      int length = Math.min(Math.max(a, b), key.length) - offset;
+      assertThat(Bytes.indexOf(key, offset, length, pattern))
+          .isEqualTo(naive(key, offset, length, pattern));
+    });
   }
 
   private static int naive(byte[] key, int offset, int length, byte[] pattern) {
@@ -49,16 +44,17 @@ class BytesProperties {
     return -1;
   }
 
-  @Property(tries = 2000)
-  void equalWordsAndLengthsMeanEqualPrefixes(@ForAll("keys") byte[] a, @ForAll("keys") byte[] b,
-      @ForAll @IntRange(min = 0, max = 70) int from, @ForAll @IntRange(min = 0, max = 70) int len) {
-    int fa = Math.min(from, a.length);
-    int fb = Math.min(from / 2, b.length);
-    int n = Math.min(Math.min(len, a.length - fa), b.length - fb);
-    int m = Math.min(8, n);
-    boolean same = java.util.Arrays.equals(a, fa, fa + m, b, fb, fb + m);
-    assertThat(Bytes.word(a, fa, fa + n) == Bytes.word(b, fb, fb + n)).isEqualTo(same);
-    assertThat(Bytes.word(a, fa, fa + n)).isEqualTo(Bytes.word(
-        java.util.Arrays.copyOfRange(a, fa, fa + n), 0, n)); // near the end of the array too
+  @Test
+  void equalWordsAndLengthsMeanEqualPrefixes() {
+    Property.check(2000, keys(), keys(), Gen.ints(0, 70), Gen.ints(0, 70), (a, b, from, len) -> {
+      int fa = Math.min(from, a.length);
+      int fb = Math.min(from / 2, b.length);
+      int n = Math.min(Math.min(len, a.length - fa), b.length - fb);
+      int m = Math.min(8, n);
+      boolean same = java.util.Arrays.equals(a, fa, fa + m, b, fb, fb + m);
+      assertThat(Bytes.word(a, fa, fa + n) == Bytes.word(b, fb, fb + n)).isEqualTo(same);
+      assertThat(Bytes.word(a, fa, fa + n)).isEqualTo(Bytes.word(
+          java.util.Arrays.copyOfRange(a, fa, fa + n), 0, n)); // near the end of the array too
+    });
   }
 }

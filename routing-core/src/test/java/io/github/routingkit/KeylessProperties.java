@@ -4,6 +4,10 @@ import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.router.HashRouter;
 
+import io.github.routingkit.property.Gen;
+import io.github.routingkit.property.Property;
+import io.github.routingkit.property.RoutingGen;
+import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -14,15 +18,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 
 /**
  * The keyless policies: round-robin stays balanced within one message per partition under 8
@@ -34,88 +31,87 @@ class KeylessProperties {
   private static final int THREADS = 8;
   private static ExecutorService pool;
 
-  @BeforeContainer
+  @BeforeAll
   static void startPool() {
     pool = Executors.newFixedThreadPool(THREADS);
   }
 
-  @AfterContainer
+  @AfterAll
   static void stopPool() throws InterruptedException {
     pool.shutdownNow();
     pool.awaitTermination(10, TimeUnit.SECONDS);
   }
 
-  @Property(tries = 40)
-  void roundRobinIsBalancedWithinOneUnder8Threads(
-      @ForAll @IntRange(min = 1, max = 1000) int n,
-      @ForAll @IntRange(min = 0, max = 3000) int perThread,
-      @ForAll @IntRange(min = 0, max = THREADS - 1) int extraThreads) throws Exception {
-    KeyRouter router = Routers.kafkaDefault(); // round-robin keyless
-    AtomicLongArray counts = new AtomicLongArray(n);
-    CountDownLatch start = new CountDownLatch(1);
-    List<Future<?>> done = new ArrayList<>();
-    for (int t = 0; t < THREADS; t++) {
-      // threads 0..extraThreads-1 send one extra message: totals that are not multiples of n
-      int messages = perThread + (t < extraThreads ? 1 : 0);
-      done.add(pool.submit(() -> {
-        start.await();
-        for (int i = 0; i < messages; i++) {
-          int p = router.keylessPartition(n);
-          counts.incrementAndGet(p); // out of range throws here
-          if ((i & 63) == 0) {
-            router.partition(new byte[] {(byte) i}, n); // keyed calls interleaved
+  @Test
+  void roundRobinIsBalancedWithinOneUnder8Threads() {
+    Property.check(40, Gen.ints(1, 1000), Gen.ints(0, 3000), Gen.ints(0, THREADS - 1), (n, perThread, extraThreads) -> {
+      KeyRouter router = Routers.kafkaDefault(); // round-robin keyless
+      AtomicLongArray counts = new AtomicLongArray(n);
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < THREADS; t++) {
+        // threads 0..extraThreads-1 send one extra message: totals that are not multiples of n
+        int messages = perThread + (t < extraThreads ? 1 : 0);
+        done.add(pool.submit(() -> {
+          start.await();
+          for (int i = 0; i < messages; i++) {
+            int p = router.keylessPartition(n);
+            counts.incrementAndGet(p); // out of range throws here
+            if ((i & 63) == 0) {
+              router.partition(new byte[] {(byte) i}, n); // keyed calls interleaved
+            }
           }
-        }
-        return null;
-      }));
-    }
-    start.countDown();
-    for (Future<?> f : done) {
-      f.get(30, TimeUnit.SECONDS);
-    }
-    long min = Long.MAX_VALUE;
-    long max = Long.MIN_VALUE;
-    long total = 0;
-    for (int p = 0; p < n; p++) {
-      min = Math.min(min, counts.get(p));
-      max = Math.max(max, counts.get(p));
-      total += counts.get(p);
-    }
-    assertThat(total).isEqualTo((long) THREADS * perThread + extraThreads);
-    assertThat(max - min).as("max - min over %d partitions", n).isLessThanOrEqualTo(1);
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : done) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      long total = 0;
+      for (int p = 0; p < n; p++) {
+        min = Math.min(min, counts.get(p));
+        max = Math.max(max, counts.get(p));
+        total += counts.get(p);
+      }
+      assertThat(total).isEqualTo((long) THREADS * perThread + extraThreads);
+      assertThat(max - min).as("max - min over %d partitions", n).isLessThanOrEqualTo(1);
+    });
   }
 
-  @Property(tries = 30)
-  void stickyFillsRunsOfSixtyFourAndBalancesEveryCycleUnder8Threads(
-      @ForAll @IntRange(min = 1, max = 200) int n,
-      @ForAll @IntRange(min = 1, max = 3) int cycles) throws Exception {
-    KeyRouter router = HashRouter.of(HashScheme.KAFKA_MURMUR2, KeylessPolicy.STICKY);
-    int run = KeylessPolicy.STICKY_RUN;
-    long total = (long) cycles * run * n;
-    AtomicLongArray counts = new AtomicLongArray(n);
-    java.util.concurrent.atomic.AtomicLong left = new java.util.concurrent.atomic.AtomicLong(total);
-    CountDownLatch start = new CountDownLatch(1);
-    List<Future<?>> done = new ArrayList<>();
-    for (int t = 0; t < THREADS; t++) {
-      done.add(pool.submit(() -> {
-        start.await();
-        while (left.getAndDecrement() > 0) {
-          counts.incrementAndGet(router.keylessPartition(n));
-        }
-        return null;
-      }));
-    }
-    start.countDown();
-    for (Future<?> f : done) {
-      f.get(30, TimeUnit.SECONDS);
-    }
-    // every ticket is taken exactly once, so whole cycles are exactly balanced
-    for (int p = 0; p < n; p++) {
-      assertThat(counts.get(p)).as("partition %d of %d", p, n).isEqualTo((long) cycles * run);
-    }
+  @Test
+  void stickyFillsRunsOfSixtyFourAndBalancesEveryCycleUnder8Threads() {
+    Property.check(30, Gen.ints(1, 200), Gen.ints(1, 3), (n, cycles) -> {
+      KeyRouter router = HashRouter.of(HashScheme.KAFKA_MURMUR2, KeylessPolicy.STICKY);
+      int run = KeylessPolicy.STICKY_RUN;
+      long total = (long) cycles * run * n;
+      AtomicLongArray counts = new AtomicLongArray(n);
+      java.util.concurrent.atomic.AtomicLong left = new java.util.concurrent.atomic.AtomicLong(total);
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < THREADS; t++) {
+        done.add(pool.submit(() -> {
+          start.await();
+          while (left.getAndDecrement() > 0) {
+            counts.incrementAndGet(router.keylessPartition(n));
+          }
+          return null;
+        }));
+      }
+      start.countDown();
+      for (Future<?> f : done) {
+        f.get(30, TimeUnit.SECONDS);
+      }
+      // every ticket is taken exactly once, so whole cycles are exactly balanced
+      for (int p = 0; p < n; p++) {
+        assertThat(counts.get(p)).as("partition %d of %d", p, n).isEqualTo((long) cycles * run);
+      }
+    });
   }
 
-  @Example
+  @Test
   void stickyMovesToTheNextPartitionAfterEachRun() {
     KeylessPolicy.RoundRobin sticky = (KeylessPolicy.RoundRobin) KeylessPolicy.STICKY.newChooser();
     int n = 5;
@@ -126,38 +122,37 @@ class KeylessProperties {
         .isEqualTo(KeylessPolicy.STICKY);
   }
 
-  @Property(tries = 200)
-  void roundRobinCyclesAcrossTheIntBoundaries(
-      @ForAll @IntRange(min = 1, max = 1000) int n,
-      @ForAll("boundaries") long boundary,
-      @ForAll @IntRange(min = 0, max = 2000) int before) {
-    KeylessPolicy.RoundRobin rr = (KeylessPolicy.RoundRobin) KeylessPolicy.ROUND_ROBIN.newChooser();
-    rr.set(boundary - before);
-    int previous = rr.choose(n);
-    assertThat(previous).isBetween(0, n - 1);
-    for (int i = 1; i < before + 2 * n + 2; i++) {
-      int p = rr.choose(n);
-      assertThat(p).as("step %d from %d", i, boundary - before).isEqualTo((previous + 1) % n);
-      previous = p;
-    }
+  @Test
+  void roundRobinCyclesAcrossTheIntBoundaries() {
+    Property.check(200, Gen.ints(1, 1000), boundaries(), Gen.ints(0, 2000), (n, boundary, before) -> {
+      KeylessPolicy.RoundRobin rr = (KeylessPolicy.RoundRobin) KeylessPolicy.ROUND_ROBIN.newChooser();
+      rr.set(boundary - before);
+      int previous = rr.choose(n);
+      assertThat(previous).isBetween(0, n - 1);
+      for (int i = 1; i < before + 2 * n + 2; i++) {
+        int p = rr.choose(n);
+        assertThat(p).as("step %d from %d", i, boundary - before).isEqualTo((previous + 1) % n);
+        previous = p;
+      }
+    });
   }
-
-  @Provide
-  Arbitrary<Long> boundaries() {
-    return Arbitraries.of(1L << 31, 1L << 32, 3L << 31, 1L << 33);
+  Gen<Long> boundaries() {
+    return Gen.of(1L << 31, 1L << 32, 3L << 31, 1L << 33);
   }
 
   /** The documented limit: at the 64-bit wrap the cycle may jump, but stays in range. */
-  @Property(tries = 100)
-  void roundRobinStaysInRangeAtTheLongWrap(@ForAll @IntRange(min = 1, max = 10_000) int n) {
-    KeylessPolicy.RoundRobin rr = (KeylessPolicy.RoundRobin) KeylessPolicy.ROUND_ROBIN.newChooser();
-    rr.set(Long.MAX_VALUE - 5);
-    for (int i = 0; i < 20; i++) {
-      assertThat(rr.choose(n)).isBetween(0, n - 1);
-    }
+  @Test
+  void roundRobinStaysInRangeAtTheLongWrap() {
+    Property.check(100, Gen.ints(1, 10_000), n -> {
+      KeylessPolicy.RoundRobin rr = (KeylessPolicy.RoundRobin) KeylessPolicy.ROUND_ROBIN.newChooser();
+      rr.set(Long.MAX_VALUE - 5);
+      for (int i = 0; i < 20; i++) {
+        assertThat(rr.choose(n)).isBetween(0, n - 1);
+      }
+    });
   }
 
-  @Example
+  @Test
   void freshRoundRobinStartsAtZeroAndCycles() {
     KeyRouter router = Routers.kafkaDefault();
     for (int i = 0; i < 25; i++) {
@@ -167,15 +162,17 @@ class KeylessProperties {
     assertThat(router.partition((CharSequence) null, 7)).isEqualTo(26 % 7);
   }
 
-  @Property(tries = 200)
-  void randomKeylessIsInRange(@ForAll @IntRange(min = 1, max = 10_000) int n) {
-    KeyRouter router = HashRouter.of(HashScheme.KAFKA_MURMUR2, KeylessPolicy.RANDOM);
-    for (int i = 0; i < 200; i++) {
-      assertThat(router.keylessPartition(n)).isBetween(0, n - 1);
-    }
+  @Test
+  void randomKeylessIsInRange() {
+    Property.check(200, Gen.ints(1, 10_000), n -> {
+      KeyRouter router = HashRouter.of(HashScheme.KAFKA_MURMUR2, KeylessPolicy.RANDOM);
+      for (int i = 0; i < 200; i++) {
+        assertThat(router.keylessPartition(n)).isBetween(0, n - 1);
+      }
+    });
   }
 
-  @Example
+  @Test
   void randomKeylessReachesEveryPartition() {
     KeyRouter router = HashRouter.of(HashScheme.PULSAR_MURMUR3, KeylessPolicy.RANDOM);
     int[] counts = new int[10];
@@ -189,15 +186,15 @@ class KeylessProperties {
     }
   }
 
-  @Property(tries = 200)
-  void keylessTrafficDoesNotMoveKeys(
-      @ForAll byte[] key, @ForAll @IntRange(min = 1, max = 1000) int n,
-      @ForAll @IntRange(min = 0, max = 50) int keyless) {
-    KeyRouter router = Routers.pulsarDefault();
-    int before = router.partition(key, n);
-    for (int i = 0; i < keyless; i++) {
-      router.keylessPartition(n);
-    }
-    assertThat(router.partition(key, n)).isEqualTo(before);
+  @Test
+  void keylessTrafficDoesNotMoveKeys() {
+    Property.check(200, Gen.bytes(0, 255), Gen.ints(1, 1000), Gen.ints(0, 50), (key, n, keyless) -> {
+      KeyRouter router = Routers.pulsarDefault();
+      int before = router.partition(key, n);
+      for (int i = 0; i < keyless; i++) {
+        router.keylessPartition(n);
+      }
+      assertThat(router.partition(key, n)).isEqualTo(before);
+    });
   }
 }

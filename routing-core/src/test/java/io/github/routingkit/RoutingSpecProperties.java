@@ -3,6 +3,11 @@ package io.github.routingkit;
 import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.hash.HashScheme;
 
+import io.github.routingkit.property.Gen;
+import io.github.routingkit.property.Property;
+import io.github.routingkit.property.RoutingGen;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -12,13 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Assume;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 
 /**
  * {@link RoutingSpec}: the string form round-trips; every bad value and every unknown
@@ -30,35 +28,37 @@ class RoutingSpecProperties {
       Set.of("kafka-murmur2", "pulsar-java-string", "pulsar-murmur3");
   private static final Set<String> KEYLESS_IDS = Set.of("round-robin", "random");
 
-  @Property
-  void stringFormRoundTrips(@ForAll HashScheme scheme, @ForAll KeylessPolicy keyless) throws Exception {
-    RoutingSpec spec = RoutingSpec.defaults().withScheme(scheme).withKeyless(keyless);
-    assertThat(spec.scheme()).isEqualTo(scheme);
-    assertThat(spec.keyless()).isEqualTo(keyless);
-    assertThat(RoutingSpec.parse(spec.toString())).isEqualTo(spec).hasSameHashCodeAs(spec);
-    assertThat(RoutingSpec.parse(spec.toString()).toString()).isEqualTo(spec.toString());
-    assertThat(RoutingSpec.parse(spec.toMap())).isEqualTo(spec);
-    Properties props = new Properties();
-    props.putAll(spec.toMap());
-    assertThat(RoutingSpec.parse(props)).isEqualTo(spec);
-    assertThat(TestSerialization.roundTrip(spec)).isEqualTo(spec);
-    assertThat(spec.toString()).contains("routing.scheme=" + scheme.id(), "routing.keyless=" + keyless.id());
+  @Test
+  void stringFormRoundTrips() {
+    Property.check(1000, Gen.enums(HashScheme.class), Gen.enums(KeylessPolicy.class), (scheme, keyless) -> {
+      RoutingSpec spec = RoutingSpec.defaults().withScheme(scheme).withKeyless(keyless);
+      assertThat(spec.scheme()).isEqualTo(scheme);
+      assertThat(spec.keyless()).isEqualTo(keyless);
+      assertThat(RoutingSpec.parse(spec.toString())).isEqualTo(spec).hasSameHashCodeAs(spec);
+      assertThat(RoutingSpec.parse(spec.toString()).toString()).isEqualTo(spec.toString());
+      assertThat(RoutingSpec.parse(spec.toMap())).isEqualTo(spec);
+      Properties props = new Properties();
+      props.putAll(spec.toMap());
+      assertThat(RoutingSpec.parse(props)).isEqualTo(spec);
+      assertThat(TestSerialization.roundTrip(spec)).isEqualTo(spec);
+      assertThat(spec.toString()).contains("routing.scheme=" + scheme.id(), "routing.keyless=" + keyless.id());
+    });
   }
 
-  @Property
-  void whitespaceAndOrderDoNotMatter(
-      @ForAll HashScheme scheme, @ForAll KeylessPolicy keyless,
-      @ForAll("blanks") String a, @ForAll("blanks") String b, @ForAll boolean keylessFirst) {
-    String s = a + RoutingSpec.SCHEME + b + "=" + a + scheme.id() + b;
-    String k = b + RoutingSpec.KEYLESS + a + "=" + b + keyless.id() + a;
-    String text = keylessFirst ? k + "," + s : s + ",  ," + k;
-    assertThat(RoutingSpec.parse(text))
-        .isEqualTo(RoutingSpec.defaults().withScheme(scheme).withKeyless(keyless));
-    assertThat(RoutingSpec.parse(Map.of(RoutingSpec.SCHEME, a + scheme.id() + b)).scheme())
-        .isEqualTo(scheme);
+  @Test
+  void whitespaceAndOrderDoNotMatter() {
+    Property.check(1000, Gen.enums(HashScheme.class), Gen.enums(KeylessPolicy.class), blanks(), blanks(), Gen.booleans(), (scheme, keyless, a, b, keylessFirst) -> {
+      String s = a + RoutingSpec.SCHEME + b + "=" + a + scheme.id() + b;
+      String k = b + RoutingSpec.KEYLESS + a + "=" + b + keyless.id() + a;
+      String text = keylessFirst ? k + "," + s : s + ",  ," + k;
+      assertThat(RoutingSpec.parse(text))
+          .isEqualTo(RoutingSpec.defaults().withScheme(scheme).withKeyless(keyless));
+      assertThat(RoutingSpec.parse(Map.of(RoutingSpec.SCHEME, a + scheme.id() + b)).scheme())
+          .isEqualTo(scheme);
+    });
   }
 
-  @Example
+  @Test
   void defaultsAreKafkaMurmur2AndRoundRobin() {
     assertThat(RoutingSpec.parse(Map.of())).isEqualTo(RoutingSpec.defaults());
     assertThat(RoutingSpec.parse("")).isEqualTo(RoutingSpec.defaults());
@@ -68,48 +68,53 @@ class RoutingSpecProperties {
     assertThat(RoutingSpec.defaults().keyRouter()).isEqualTo(Routers.kafkaDefault());
   }
 
-  @Property(tries = 500)
-  void badSchemeNamesPropertyValueAndAcceptedValues(@ForAll("badValues") String value) {
-    Assume.that(!SCHEME_IDS.contains(value.trim()));
-    RoutingConfigException e = catchThrowableOfType(RoutingConfigException.class,
-        () -> RoutingSpec.parse(Map.of(RoutingSpec.SCHEME, value)));
-    assertNames(e, RoutingSpec.SCHEME, value, SCHEME_IDS);
+  @Test
+  void badSchemeNamesPropertyValueAndAcceptedValues() {
+    Property.check(500, badValues(), value -> {
+      Assumptions.assumeTrue(!SCHEME_IDS.contains(value.trim()));
+      RoutingConfigException e = catchThrowableOfType(RoutingConfigException.class,
+          () -> RoutingSpec.parse(Map.of(RoutingSpec.SCHEME, value)));
+      assertNames(e, RoutingSpec.SCHEME, value, SCHEME_IDS);
+    });
   }
 
-  @Property(tries = 500)
-  void badKeylessNamesPropertyValueAndAcceptedValues(@ForAll("badValues") String value) {
-    Assume.that(!KEYLESS_IDS.contains(value.trim()));
-    RoutingConfigException e = catchThrowableOfType(RoutingConfigException.class,
-        () -> RoutingSpec.parse(Map.of(RoutingSpec.KEYLESS, value)));
-    assertNames(e, RoutingSpec.KEYLESS, value, KEYLESS_IDS);
+  @Test
+  void badKeylessNamesPropertyValueAndAcceptedValues() {
+    Property.check(500, badValues(), value -> {
+      Assumptions.assumeTrue(!KEYLESS_IDS.contains(value.trim()));
+      RoutingConfigException e = catchThrowableOfType(RoutingConfigException.class,
+          () -> RoutingSpec.parse(Map.of(RoutingSpec.KEYLESS, value)));
+      assertNames(e, RoutingSpec.KEYLESS, value, KEYLESS_IDS);
+    });
   }
 
-  @Property(tries = 300)
-  void unknownRoutingKeysNameTheKeyAndTheKnownKeys(
-      @ForAll("suffixes") String suffix, @ForAll("badValues") String value) {
-    String key = RoutingSpec.PREFIX + suffix;
-    Assume.that(!RoutingSpec.knownProperties().contains(key));
-    Map<String, Object> config = new HashMap<>();
-    config.put("bootstrap.servers", "localhost:9092");
-    config.put(key, value);
-    RoutingConfigException e = catchThrowableOfType(RoutingConfigException.class,
-        () -> RoutingSpec.parse(config));
-    assertNames(e, key, value, RoutingSpec.knownProperties());
+  @Test
+  void unknownRoutingKeysNameTheKeyAndTheKnownKeys() {
+    Property.check(300, suffixes(), badValues(), (suffix, value) -> {
+      String key = RoutingSpec.PREFIX + suffix;
+      Assumptions.assumeTrue(!RoutingSpec.knownProperties().contains(key));
+      Map<String, Object> config = new HashMap<>();
+      config.put("bootstrap.servers", "localhost:9092");
+      config.put(key, value);
+      RoutingConfigException e = catchThrowableOfType(RoutingConfigException.class,
+          () -> RoutingSpec.parse(config));
+      assertNames(e, key, value, RoutingSpec.knownProperties());
+    });
   }
 
-  @Property(tries = 300)
-  void nonRoutingKeysAreIgnored(
-      @ForAll("foreignConfigs") Map<String, Object> foreign,
-      @ForAll HashScheme scheme, @ForAll KeylessPolicy keyless) {
-    Map<String, Object> config = new LinkedHashMap<>(foreign);
-    config.put(RoutingSpec.SCHEME, scheme.id());
-    config.put(RoutingSpec.KEYLESS, keyless.id());
-    assertThat(RoutingSpec.parse(config))
-        .isEqualTo(RoutingSpec.defaults().withScheme(scheme).withKeyless(keyless));
-    assertThat(RoutingSpec.parse(foreign)).isEqualTo(RoutingSpec.defaults());
+  @Test
+  void nonRoutingKeysAreIgnored() {
+    Property.check(300, foreignConfigs(), Gen.enums(HashScheme.class), Gen.enums(KeylessPolicy.class), (foreign, scheme, keyless) -> {
+      Map<String, Object> config = new LinkedHashMap<>(foreign);
+      config.put(RoutingSpec.SCHEME, scheme.id());
+      config.put(RoutingSpec.KEYLESS, keyless.id());
+      assertThat(RoutingSpec.parse(config))
+          .isEqualTo(RoutingSpec.defaults().withScheme(scheme).withKeyless(keyless));
+      assertThat(RoutingSpec.parse(foreign)).isEqualTo(RoutingSpec.defaults());
+    });
   }
 
-  @Example
+  @Test
   void assignorKeysBelongToTheConsumerSideAndAreIgnored() {
     Map<String, Object> config = new HashMap<>();
     config.put("routing.assignor.weight", "3");
@@ -122,7 +127,7 @@ class RoutingSpecProperties {
         .isInstanceOf(RoutingConfigException.class).hasMessageContaining("routing.assignorweight");
   }
 
-  @Example
+  @Test
   void nullValueAndWrongCaseAreBadValues() {
     Map<String, Object> config = new HashMap<>();
     config.put(RoutingSpec.SCHEME, null);
@@ -135,7 +140,7 @@ class RoutingSpecProperties {
         .isInstanceOf(RoutingConfigException.class).hasMessageContaining("Random");
   }
 
-  @Example
+  @Test
   void badSpecStrings() {
     assertThatThrownBy(() -> RoutingSpec.parse("routing.scheme"))
         .isInstanceOf(RoutingConfigException.class)
@@ -151,7 +156,7 @@ class RoutingSpecProperties {
         .hasMessageContaining("routing.sheme").hasMessageContaining("routing.scheme");
   }
 
-  @Example
+  @Test
   void exceptionIsAnIllegalArgumentExceptionWithParts() {
     RoutingConfigException e = catchThrowableOfType(RoutingConfigException.class,
         () -> RoutingSpec.parse(Map.of(RoutingSpec.KEYLESS, "uniform")));
@@ -173,39 +178,31 @@ class RoutingSpecProperties {
       assertThat(e.getMessage()).contains(a);
     }
   }
-
-  @Provide
-  Arbitrary<String> badValues() {
-    return Arbitraries.oneOf(
-        Arbitraries.strings().all().ofMaxLength(20),
-        Arbitraries.strings().alpha().withChars('-', ' ').ofMaxLength(20),
-        Arbitraries.of("", " ", "murmur2", "kafka_murmur2", "KAFKA_MURMUR2", "Kafka-Murmur2",
+  Gen<String> badValues() {
+    return Gen.oneOf(
+        Gen.strings(0, 20),
+        Gen.strings("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ- ", 0, 20),
+        Gen.of("", " ", "murmur2", "kafka_murmur2", "KAFKA_MURMUR2", "Kafka-Murmur2",
             "pulsar-murmur3 x", "round_robin", "ROUND_ROBIN", "sticky-batch", "null", "0", "random,"));
   }
-
-  @Provide
-  Arbitrary<String> suffixes() {
-    return Arbitraries.oneOf(
-        Arbitraries.strings().alpha().numeric().withChars('.', '-', '_').ofMaxLength(15),
-        Arbitraries.of("", "Scheme", "scheme ", "keyless.policy", "schemes", "placement"));
+  Gen<String> suffixes() {
+    return Gen.oneOf(
+        Gen.strings(Gen.ALPHANUMERIC + ".-_", 0, 15),
+        Gen.of("", "Scheme", "scheme ", "keyless.policy", "schemes", "placement"));
   }
-
-  @Provide
-  Arbitrary<String> blanks() {
-    return Arbitraries.of("", " ", "  ", "\t", " \t ");
+  Gen<String> blanks() {
+    return Gen.of("", " ", "  ", "\t", " \t ");
   }
-
-  @Provide
-  Arbitrary<Map<String, Object>> foreignConfigs() {
-    Arbitrary<String> keys = Arbitraries.oneOf(
-        Arbitraries.strings().all().ofMaxLength(20)
+  Gen<Map<String, Object>> foreignConfigs() {
+    Gen<String> keys = Gen.oneOf(
+        Gen.strings(0, 20)
             .filter(k -> !k.startsWith(RoutingSpec.PREFIX)),
-        Arbitraries.of("bootstrap.servers", "partitioner.class", "routing", "routingscheme",
+        Gen.of("bootstrap.servers", "partitioner.class", "routing", "routingscheme",
             "Routing.scheme", "ROUTING.SCHEME", " routing.scheme", "x.routing.scheme"));
-    Arbitrary<Object> values = Arbitraries.oneOf(
-        Arbitraries.strings().ofMaxLength(10).map(s -> (Object) s),
-        Arbitraries.integers().map(i -> (Object) i),
-        Arbitraries.just("nonsense"));
-    return Arbitraries.maps(keys, values).ofMaxSize(8);
+    Gen<Object> values = Gen.oneOf(
+        Gen.strings(0, 10).map(s -> (Object) s),
+        Gen.ints().map(i -> (Object) i),
+        Gen.constant("nonsense"));
+    return Gen.maps(keys, values, 8);
   }
 }

@@ -3,6 +3,10 @@ package io.github.routingkit;
 import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.hash.HashScheme;
 
+import io.github.routingkit.property.Gen;
+import io.github.routingkit.property.Property;
+import io.github.routingkit.property.RoutingGen;
+import org.junit.jupiter.api.Test;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,43 +16,34 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
 
 /**
  * Whatever layers a spec combines, routing returns a partition in [0, n) or throws the documented
  * exception for a count the spec does not fit; and the spec's string form round-trips.
  */
 class RoutingSpecRangeProperties {
-
-  @Provide
-  Arbitrary<String> specs() {
-    Arbitrary<String> scheme = Arbitraries.of(HashScheme.values()).map(s -> "routing.scheme=" + s.id());
-    Arbitrary<String> placement = Arbitraries.of("native", "modulo", "jump", "jump-back").map(p -> "routing.placement=" + p);
-    Arbitrary<String> segments = Arbitraries.of(
+  Gen<String> specs() {
+    Gen<String> scheme = Gen.of(HashScheme.values()).map(s -> "routing.scheme=" + s.id());
+    Gen<String> placement = Gen.of("native", "modulo", "jump", "jump-back").map(p -> "routing.placement=" + p);
+    Gen<String> segments = Gen.of(
         "routing.segment.ranges=a:0-2,b:3-4, routing.segment.exclusive=b",
         "routing.segment.weights=a:3,b:1,*:1, routing.segment.exclusive=a,b",
         "routing.segment.weights=a:1,b:1",
         "routing.segment.ranges=a:0,b:5-9, routing.segment.separator=/");
-    Arbitrary<String> hot = Arbitraries.of(
+    Gen<String> hot = Gen.of(
         "routing.hotkey.keys=a:1,b/1,k1, routing.hotkey.choice=value-hash",
         "routing.hotkey.keys=a:1, routing.hotkey.candidates=all, routing.hotkey.choice=round-robin",
         "routing.hotkey.detect=true, routing.hotkey.threshold=0.2, routing.hotkey.window=1000,"
             + " routing.hotkey.memory=2000, routing.hotkey.candidates=3");
-    Arbitrary<String> versions = Arbitraries.of(
+    Gen<String> versions = Gen.of(
         "routing.version.generations=v1:kafka-murmur2:native:6,v2:xxh3-64:jump:*,"
             + " routing.version.default=v1",
         "routing.version.generations=old:sarama-fnv1a,new:librdkafka-crc32:jump:9,"
             + " routing.version.default=new, routing.version.separator=#",
         "routing.version.generations=v1:pulsar-murmur3:jump:8,v2:xxh3-64:jump-back:*,"
             + " routing.version.default=v2");
-    return Combinators.combine(scheme, placement, segments.injectNull(0.4), hot.injectNull(0.4),
-        versions.injectNull(0.6)).as((s, p, seg, h, v) -> {
+    return Gen.combine(scheme, placement, segments.injectNull(0.4), hot.injectNull(0.4),
+        versions.injectNull(0.6), (s, p, seg, h, v) -> {
           List<String> parts = new ArrayList<>();
           if (v == null) {
             parts.add(s);
@@ -65,37 +60,36 @@ class RoutingSpecRangeProperties {
           return String.join(", ", parts);
         });
   }
-
-  @Provide
-  Arbitrary<List<String>> keys() {
-    return Combinators.combine(Arbitraries.of("", "a:", "b:", "b/", "v2|", "v1|b:", "new#a:", "old#"),
-        Arbitraries.strings().ofMaxLength(12)).as((prefix, rest) -> prefix + rest)
-        .list().ofMinSize(1).ofMaxSize(30);
+  Gen<List<String>> keys() {
+    return Gen.combine(Gen.of("", "a:", "b:", "b/", "v2|", "v1|b:", "new#a:", "old#"),
+        Gen.strings(0, 12), (prefix, rest) -> prefix + rest)
+        .list(1, 30);
   }
 
-  @Property(tries = 400)
-  void everyCombinationStaysInRange(@ForAll("specs") String text,
-      @ForAll @IntRange(min = 1, max = 64) int n, @ForAll("keys") List<String> keys) throws Exception {
-    RoutingSpec spec = RoutingSpec.parse(text);
-    assertThat(RoutingSpec.parse(spec.toString())).isEqualTo(spec);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject(spec.keyRouter());
-    }
-    KeyRouter copy = (KeyRouter) new ObjectInputStream(
-        new ByteArrayInputStream(bytes.toByteArray())).readObject();
-    KeyRouter router = spec.keyRouter();
-    for (String key : keys) {
-      byte[] k = key.getBytes(UTF_8);
-      int p;
-      try {
-        p = router.partition(k, k, n);
-      } catch (RoutingConfigException | IllegalStateException e) {
-        continue; // the spec does not fit n: a clear, documented exception
+  @Test
+  void everyCombinationStaysInRange() {
+    Property.check(400, specs(), Gen.ints(1, 64), keys(), (text, n, keys) -> {
+      RoutingSpec spec = RoutingSpec.parse(text);
+      assertThat(RoutingSpec.parse(spec.toString())).isEqualTo(spec);
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+        out.writeObject(spec.keyRouter());
       }
-      assertThat(p).isBetween(0, n - 1);
-      assertThat(router.partition(key, n)).isBetween(0, n - 1);
-      assertThat(copy.partition(k, k, n)).isBetween(0, n - 1);
-    }
+      KeyRouter copy = (KeyRouter) new ObjectInputStream(
+          new ByteArrayInputStream(bytes.toByteArray())).readObject();
+      KeyRouter router = spec.keyRouter();
+      for (String key : keys) {
+        byte[] k = key.getBytes(UTF_8);
+        int p;
+        try {
+          p = router.partition(k, k, n);
+        } catch (RoutingConfigException | IllegalStateException e) {
+          continue; // the spec does not fit n: a clear, documented exception
+        }
+        assertThat(p).isBetween(0, n - 1);
+        assertThat(router.partition(key, n)).isBetween(0, n - 1);
+        assertThat(copy.partition(k, k, n)).isBetween(0, n - 1);
+      }
+    });
   }
 }

@@ -2,28 +2,25 @@ package io.github.routingkit;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 
 /**
- * The real key samples of {@code shared/data} (see its README): npm package names (200,000) and
- * {@code country/admin1/name} of world cities (120,000, many non-ASCII). Found by walking up from
- * the module directory to the first ancestor holding {@code shared/data} (CI: {@code shared/} beside
- * the clone; here: {@code ../../shared/data} from a module), or at {@code -Droutingkit.shared.data}.
- * Absent data fails the test with a message saying where it looked, never skips it. Shared with
- * the adapters' tests through routing-core's test-jar.
+ * The real key samples shipped with the tests under {@code routing-core/src/test/resources/samples}
+ * (see the README there for sources and licenses): npm package names (200,000) and
+ * {@code country/admin1/name} of world cities (120,000, many non-ASCII). Read from the test
+ * classpath, so they come with the clone and reach the adapters' tests through routing-core's
+ * test-jar; nothing outside the repository is read. A missing resource fails the test, never skips it.
  */
 public final class SampleKeys {
-  static final String NPM = "npm-package-names-200k.txt.gz";
-  static final String CITIES = "geonames-cities-120k.tsv.gz";
+  static final String NPM = "samples/npm-package-names-200k.txt.gz";
+  static final String CITIES = "samples/geonames-cities-120k.tsv.gz";
 
   private static volatile List<String> all;
 
@@ -36,10 +33,9 @@ public final class SampleKeys {
       synchronized (SampleKeys.class) {
         keys = all;
         if (keys == null) {
-          Path dir = dataDir();
           List<String> loaded = new ArrayList<>(330_000);
-          loaded.addAll(npmNames(dir));
-          loaded.addAll(cityKeys(dir));
+          loaded.addAll(npmNames());
+          loaded.addAll(cityKeys());
           all = keys = Collections.unmodifiableList(loaded);
         }
       }
@@ -47,40 +43,10 @@ public final class SampleKeys {
     return keys;
   }
 
-  public static Path dataDir() {
-    String override = System.getProperty("routingkit.shared.data");
-    if (override != null) {
-      return requireData(Paths.get(override));
-    }
-    Path start = Paths.get(System.getProperty("user.dir")).toAbsolutePath();
-    for (Path p = start; p != null; p = p.getParent()) {
-      Path candidate = p.resolve("shared").resolve("data");
-      if (Files.isRegularFile(candidate.resolve(NPM))) {
-        return requireData(candidate);
-      }
-    }
-    throw new IllegalStateException("real key samples not found: no shared/data/" + NPM
-        + " in " + start + " or any parent (expected ../../shared/data from the module, i.e. shared/"
-        + " beside the clone), set -Droutingkit.shared.data=<dir> to point at them");
-  }
-
-  private static Path requireData(Path dir) {
-    for (String f : List.of(NPM, CITIES)) {
-      if (!Files.isRegularFile(dir.resolve(f))) {
-        throw new IllegalStateException("real key sample missing: " + dir.resolve(f));
-      }
-    }
-    return dir;
-  }
-
-  /** The npm package names of the shared data set (fails, never skips, if it is missing). */
+  /** The 200,000 npm package names (fails, never skips, if the resource is missing). */
   public static List<String> npmNames() {
-    return npmNames(dataDir());
-  }
-
-  private static List<String> npmNames(Path dir) {
     List<String> out = new ArrayList<>(200_000);
-    for (String line : lines(dir.resolve(NPM))) {
+    for (String line : lines(NPM)) {
       if (!line.isEmpty()) {
         out.add(line);
       }
@@ -89,9 +55,9 @@ public final class SampleKeys {
   }
 
   /** {@code country/admin1/name} per city; the header line is skipped. */
-  private static List<String> cityKeys(Path dir) {
+  private static List<String> cityKeys() {
     List<String> out = new ArrayList<>(120_000);
-    List<String> lines = lines(dir.resolve(CITIES));
+    List<String> lines = lines(CITIES);
     for (String line : lines.subList(1, lines.size())) {
       String[] f = line.split("\t", -1);
       if (f.length != 3) {
@@ -102,16 +68,22 @@ public final class SampleKeys {
     return out;
   }
 
-  private static List<String> lines(Path gz) {
+  private static List<String> lines(String resource) {
+    InputStream in = SampleKeys.class.getClassLoader().getResourceAsStream(resource);
+    if (in == null) {
+      throw new IllegalStateException("real key samples not found: no " + resource
+          + " on the test classpath (it lives in routing-core/src/test/resources and reaches other"
+          + " modules through routing-core's test-jar)");
+    }
     try (BufferedReader r = new BufferedReader(new InputStreamReader(
-        new GZIPInputStream(Files.newInputStream(gz), 1 << 16), StandardCharsets.UTF_8))) {
+        new GZIPInputStream(in, 1 << 16), StandardCharsets.UTF_8))) {
       List<String> out = new ArrayList<>();
       for (String line; (line = r.readLine()) != null; ) {
         out.add(line);
       }
       return out;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + gz, e);
+      throw new UncheckedIOException("cannot read " + resource, e);
     }
   }
 }

@@ -2,6 +2,9 @@ package io.github.routingkit;
 
 import io.github.routingkit.router.segment.SegmentRouter;
 
+import io.github.routingkit.property.Gen;
+import io.github.routingkit.property.Property;
+import io.github.routingkit.property.RoutingGen;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,13 +18,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 class SegmentRouterTest {
@@ -153,17 +149,14 @@ class SegmentRouterTest {
       return weighted ? b.weights(sb.toString()).build() : b.ranges(sb.toString()).build();
     }
   }
-
-  @Provide
-  Arbitrary<Spec> specs() {
-    Arbitrary<Integer> k = Arbitraries.integers().between(1, 6);
-    return k.flatMap(n -> Combinators.combine(
-        Arbitraries.of(true, false),
-        Arbitraries.integers().between(1, 4).list().ofSize(n),
-        Arbitraries.integers().between(1, 9).list().ofSize(n),
-        Arbitraries.integers().between(0, 3),
-        Arbitraries.of(true, false).list().ofSize(n))
-        .as((weighted, lengths, weights, shared, exclusive) -> {
+  Gen<Spec> specs() {
+    Gen<Integer> k = Gen.ints(1, 6);
+    return k.flatMap(n -> Gen.combine(
+        Gen.of(true, false),
+        Gen.ints(1, 4).list(n, n),
+        Gen.ints(1, 9).list(n, n),
+        Gen.ints(0, 3),
+        Gen.of(true, false).list(n, n), (weighted, lengths, weights, shared, exclusive) -> {
           List<int[]> ranges = new ArrayList<>();
           int next = 0;
           for (int len : lengths) {
@@ -175,47 +168,45 @@ class SegmentRouterTest {
         }));
   }
 
-  @Property(tries = 300)
-  void exclusiveSegmentsReceiveOnlyTheirTenantsKeys(@ForAll("specs") Spec spec,
-      @ForAll @IntRange(min = 1, max = 40) int n,
-      @ForAll("tenantKeys") List<String> keys) {
-    SegmentRouter router;
-    Map<String, List<Integer>> layout;
-    try {
-      router = spec.build();
-      layout = router.layout(n);
-    } catch (RoutingConfigException e) {
-      return; // a spec that does not fit n is rejected with a message, never routed
-    }
-    Set<Integer> exclusiveOwned = new HashSet<>();
-    for (String s : router.segments()) {
-      if (router.isExclusive(s)) {
-        exclusiveOwned.addAll(layout.get(s));
+  @Test
+  void exclusiveSegmentsReceiveOnlyTheirTenantsKeys() {
+    Property.check(300, specs(), Gen.ints(1, 40), tenantKeys(), (spec, n, keys) -> {
+      SegmentRouter router;
+      Map<String, List<Integer>> layout;
+      try {
+        router = spec.build();
+        layout = router.layout(n);
+      } catch (RoutingConfigException e) {
+        return; // a spec that does not fit n is rejected with a message, never routed
       }
-    }
-    for (String key : keys) {
-      byte[] bytes = key.getBytes(UTF_8);
-      int p = router.partition(bytes, n);
-      assertThat(p).isBetween(0, n - 1);
-      String segment = router.segmentOf(bytes);
-      if (segment != null) {
-        assertThat(layout.get(segment)).as(key).contains(p);
-      } else {
-        assertThat(layout.get("*")).as(key).contains(p);
+      Set<Integer> exclusiveOwned = new HashSet<>();
+      for (String s : router.segments()) {
+        if (router.isExclusive(s)) {
+          exclusiveOwned.addAll(layout.get(s));
+        }
       }
-      if (exclusiveOwned.contains(p)) {
-        assertThat(segment).as("key %s reached exclusive partition %d", key, p).isNotNull();
-        assertThat(router.isExclusive(segment)).isTrue();
-        assertThat(layout.get(segment)).contains(p);
+      for (String key : keys) {
+        byte[] bytes = key.getBytes(UTF_8);
+        int p = router.partition(bytes, n);
+        assertThat(p).isBetween(0, n - 1);
+        String segment = router.segmentOf(bytes);
+        if (segment != null) {
+          assertThat(layout.get(segment)).as(key).contains(p);
+        } else {
+          assertThat(layout.get("*")).as(key).contains(p);
+        }
+        if (exclusiveOwned.contains(p)) {
+          assertThat(segment).as("key %s reached exclusive partition %d", key, p).isNotNull();
+          assertThat(router.isExclusive(segment)).isTrue();
+          assertThat(layout.get(segment)).contains(p);
+        }
       }
-    }
+    });
   }
-
-  @Provide
-  Arbitrary<List<String>> tenantKeys() {
-    Arbitrary<String> tenant = Arbitraries.of("s0", "s1", "s2", "s3", "s4", "s5", "x", "", "s0s");
-    Arbitrary<String> key = Combinators.combine(tenant, Arbitraries.strings().ofMaxLength(8),
-        Arbitraries.of(":", "", "::")).as((t, rest, sep) -> t + sep + rest);
-    return key.list().ofMinSize(1).ofMaxSize(60);
+  Gen<List<String>> tenantKeys() {
+    Gen<String> tenant = Gen.of("s0", "s1", "s2", "s3", "s4", "s5", "x", "", "s0s");
+    Gen<String> key = Gen.combine(tenant, Gen.strings(0, 8),
+        Gen.of(":", "", "::"), (t, rest, sep) -> t + sep + rest);
+    return key.list(1, 60);
   }
 }

@@ -4,16 +4,14 @@ import io.github.routingkit.router.hotkey.HotKeyRouter;
 import io.github.routingkit.router.segment.SegmentRouter;
 import io.github.routingkit.router.version.VersionedRouter;
 
+import io.github.routingkit.property.Gen;
+import io.github.routingkit.property.Property;
+import io.github.routingkit.property.RoutingGen;
+import org.junit.jupiter.api.Test;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
 
 /**
  * Text keys route exactly like their {@code getBytes(UTF_8)} through the schemes that encode text
@@ -21,12 +19,10 @@ import net.jqwik.api.constraints.IntRange;
  * encodes as {@code '?'}) and the separators themselves.
  */
 class TextKeyProperties {
-
-  @Provide
-  Arbitrary<String> texts() {
-    Arbitrary<Character> chars = Arbitraries.of('a', 'z', '0', ':', '|', '?', '\u007f', '\u0080',
+  Gen<String> texts() {
+    Gen<Character> chars = Gen.of('a', 'z', '0', ':', '|', '?', '\u007f', '\u0080',
         '\u00fc', '\u07ff', '\u0800', '\u20ac', '\uffff', '\ud83d', '\ude00', '\udbff', '\udc00');
-    return chars.list().ofMaxSize(40).map(cs -> {
+    return chars.list(0, 40).map(cs -> {
       StringBuilder sb = new StringBuilder();
       cs.forEach(sb::append);
       return sb.toString();
@@ -43,12 +39,14 @@ class TextKeyProperties {
       HotKeyRouter.builder(Routers.consistent()).hotKeys(List.of("a", "\u00fc:z", "?"))
           .choice(HotKeyRouter.Choice.VALUE_HASH).build());
 
-  @Property(tries = 1000)
-  void textKeysRouteLikeTheirUtf8Bytes(@ForAll("texts") String s, @ForAll @IntRange(min = 6, max = 50) int n) {
-    byte[] bytes = s.getBytes(UTF_8);
-    for (KeyRouter r : ROUTERS) {
-      assertThat(r.partition(s, n)).as("%s", r).isEqualTo(r.partition(bytes, n));
-      assertThat(r.partition(new StringBuilder(s), n)).as("%s", r).isEqualTo(r.partition(bytes, n));
-    }
+  @Test
+  void textKeysRouteLikeTheirUtf8Bytes() {
+    Property.check(1000, texts(), Gen.ints(6, 50), (s, n) -> {
+      byte[] bytes = s.getBytes(UTF_8);
+      for (KeyRouter r : ROUTERS) {
+        assertThat(r.partition(s, n)).as("%s", r).isEqualTo(r.partition(bytes, n));
+        assertThat(r.partition(new StringBuilder(s), n)).as("%s", r).isEqualTo(r.partition(bytes, n));
+      }
+    });
   }
 }

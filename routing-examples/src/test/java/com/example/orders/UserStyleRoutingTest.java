@@ -15,12 +15,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * How a user checks a routing setup in CI with the test kit: one test dependency
@@ -97,16 +97,28 @@ class UserStyleRoutingTest {
         Map.of("vip", Set.of(0, 1, 2, 3)));
   }
 
-  @Property(tries = 500)
-  void keysThatBreakRoutersStayInRange(@ForAll("breakers") String key,
-      @ForAll @IntRange(min = 1, max = 10_000) int partitions) {
-    int p = ROUTER.partition(key, partitions);
-    assertThat(p).isBetween(0, partitions - 1);
-    assertThat(ROUTER.partition(key, partitions)).isEqualTo(p);
+  /** A fresh seed per run, printed on failure; {@code -Droutingkit.seed=<seed>} replays a run. */
+  private static final long SEED = Long.getLong("routingkit.seed", System.nanoTime());
+
+  /**
+   * The test kit's edge keys at 1 and 10,000 partitions, then 500 seeded random keys that break
+   * routers at random partition counts: plain Java streams, fed to JUnit's {@code @MethodSource}.
+   */
+  static Stream<Arguments> breakers() {
+    SplittableRandom random = new SplittableRandom(SEED);
+    Stream<Arguments> edges = Keys.edgeCases().stream()
+        .flatMap(k -> Stream.of(Arguments.of(k, 1), Arguments.of(k, 10_000)));
+    Stream<Arguments> randomKeys = Keys.routerBreakers().stream(SEED).limit(500)
+        .map(k -> Arguments.of(k, 1 + random.nextInt(10_000)));
+    return Stream.concat(edges, randomKeys);
   }
 
-  @Provide
-  Arbitrary<String> breakers() {
-    return Keys.routerBreakers();
+  @ParameterizedTest(name = "[{index}] key={0}, partitions={1}")
+  @MethodSource("breakers")
+  void keysThatBreakRoutersStayInRange(String key, int partitions) {
+    int p = ROUTER.partition(key, partitions);
+    assertThat(p).as("seed %d (replay: -Droutingkit.seed=%d)", SEED, SEED)
+        .isBetween(0, partitions - 1);
+    assertThat(ROUTER.partition(key, partitions)).isEqualTo(p);
   }
 }

@@ -297,7 +297,7 @@ public final class RoutingSpec implements Serializable {
   /**
    * Parses the string form: {@code key=value} pairs separated by commas (whitespace around keys,
    * values and commas is ignored; an empty string is the default spec). A comma-separated part that
-   * does not start with {@code name=} continues the previous value, so list values such as
+   * does not start with {@code name.name=} continues the previous value, so list values such as
    * {@code routing.segment.ranges=order:0-5,payment:6-8} can be written as they are. The inverse of
    * {@link #toString()}.
    *
@@ -462,7 +462,8 @@ public final class RoutingSpec implements Serializable {
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
-    toMap().forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(k).append('=').append(v));
+    toMap().forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(k).append('=')
+        .append(RoutingSpecParser.quote(v)));
     return sb.toString();
   }
 

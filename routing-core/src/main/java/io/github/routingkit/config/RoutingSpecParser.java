@@ -29,8 +29,9 @@ final class RoutingSpecParser {
   private RoutingSpecParser() {}
 
   /**
-   * A new key=value pair starts with a dotted key (every routing.* key, and typos of one); "user=2"
-   * in "routing.hotkey.keys=user=1,user=2" continues the list value.
+   * In the string form a new key=value pair starts with a dotted key (every routing.* key, and
+   * typos of one); "user=2" in "routing.hotkey.keys=user=1,user=2" continues the list value. A
+   * value that this rule would cut is written in double quotes ({@link #quote}).
    */
   static final Pattern PAIR_START =
       Pattern.compile("^\\s*[A-Za-z0-9_\\-]*\\.[A-Za-z0-9_.\\-]*\\s*=.*", Pattern.DOTALL);
@@ -132,32 +133,108 @@ final class RoutingSpecParser {
     Map<String, Object> map = new LinkedHashMap<>();
     String key = null;
     StringBuilder value = null;
+    StringBuilder quoted = null; // an open double-quoted value
     for (String part : spec.split(",", -1)) {
+      if (quoted != null) {
+        quoted.append(',').append(part);
+        if (closes(quoted)) {
+          put(map, key, unquote(key, quoted.toString().trim()));
+          key = null;
+          quoted = null;
+        }
+        continue;
+      }
       if (part.isBlank()) {
         continue;
       }
-      if (key != null && !PAIR_START.matcher(part).matches()) {
+      if (value != null && !PAIR_START.matcher(part).matches()) {
         value.append(',').append(part);
         continue;
       }
-      if (key != null) {
+      if (value != null) {
         put(map, key, value.toString().trim());
+        value = null;
       }
       int eq = part.indexOf('=');
       if (eq < 0) {
         throw new RoutingConfigException(part.trim(), null, "must be written key=value");
       }
       key = part.substring(0, eq).trim();
-      value = new StringBuilder(part.substring(eq + 1));
+      String rest = part.substring(eq + 1);
       if (!key.startsWith(PREFIX)) {
-        throw new RoutingConfigException(key, value.toString().trim(),
+        throw new RoutingConfigException(key, rest.trim(),
             "unknown property, keys in a spec string must start with " + PREFIX);
       }
+      if (rest.trim().startsWith("\"")) {
+        quoted = new StringBuilder(rest.trim());
+        if (closes(quoted)) {
+          put(map, key, unquote(key, quoted.toString().trim()));
+          quoted = null;
+        }
+        continue;
+      }
+      value = new StringBuilder(rest);
     }
-    if (key != null) {
+    if (quoted != null) {
+      throw new RoutingConfigException(key, quoted.toString().trim(),
+          "must end its double-quoted value with an unescaped \"");
+    }
+    if (value != null) {
       put(map, key, value.toString().trim());
     }
     return parse(map);
+  }
+
+  /** Whether trimmed {@code text}, which starts with a quote, ends with an unescaped closing one. */
+  private static boolean closes(CharSequence text) {
+    String t = text.toString().trim();
+    if (t.length() < 2 || t.charAt(t.length() - 1) != '"') {
+      return false;
+    }
+    int backslashes = 0;
+    for (int i = t.length() - 2; i >= 1 && t.charAt(i) == '\\'; i--) {
+      backslashes++;
+    }
+    return backslashes % 2 == 0;
+  }
+
+  private static String unquote(String key, String text) {
+    StringBuilder sb = new StringBuilder(text.length());
+    for (int i = 1; i < text.length() - 1; i++) {
+      char c = text.charAt(i);
+      if (c == '\\') {
+        char next = i + 1 < text.length() - 1 ? text.charAt(i + 1) : 0;
+        if (next != '\\' && next != '"') {
+          throw new RoutingConfigException(key, text,
+              "must escape only \\ and \" inside a double-quoted value");
+        }
+        sb.append(next);
+        i++;
+      } else if (c == '"') {
+        throw new RoutingConfigException(key, text,
+            "must escape a \" inside a double-quoted value as \\\"");
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Returns {@code value} as the string form writes it: as it is, or in double quotes (with
+   * {@code \\} and {@code \"} escaped) when the comma rule would read it differently: a comma
+   * followed by nothing, blanks, or text of the form {@code name.name=}, or a leading quote.
+   */
+  static String quote(String value) {
+    boolean plain = !value.startsWith("\"");
+    String[] parts = value.split(",", -1);
+    for (int i = 1; plain && i < parts.length; i++) {
+      plain = !parts[i].isBlank() && !PAIR_START.matcher(parts[i]).matches();
+    }
+    if (plain) {
+      return value;
+    }
+    return '"' + value.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
   }
 
   private static void put(Map<String, Object> map, String key, String value) {
@@ -192,9 +269,6 @@ final class RoutingSpecParser {
    */
   static Layers check(HashScheme scheme, PlacementMode placementMode, Map<String, String> layers) {
     Check c = new Check(layers);
-    for (Map.Entry<String, String> e : layers.entrySet()) {
-      c.representable(e.getKey(), e.getValue());
-    }
     SegmentDefinition segments = c.segments();
     HotKeyOptions hotKeys = c.hotKeys();
     List<Generation> generations = c.versions(scheme, placementMode);
@@ -240,28 +314,6 @@ final class RoutingSpecParser {
       for (String o : options) {
         if (has(o)) {
           problem(o, get(o), "has no effect unless " + rule);
-        }
-      }
-    }
-
-    /**
-     * A value the string form can carry: every comma in it is followed by text that neither is
-     * blank nor reads as the next {@code key=value} pair, so that {@code parse(toString())} reads
-     * it back unchanged.
-     */
-    void representable(String key, String value) {
-      String[] parts = value.split(",", -1);
-      for (int i = 1; i < parts.length; i++) {
-        if (parts[i].isBlank()) {
-          problem(key, value, SINGLE_VALUED.contains(key)
-              ? "must not have a comma followed by nothing (the spec's string form would drop it)"
-              : "must be a comma-separated list of non-empty entries");
-          return;
-        }
-        if (PAIR_START.matcher(parts[i]).matches()) {
-          problem(key, value, "must not hold a comma followed by text of the form name.name=...,"
-              + " which the spec's string form would read as the next property");
-          return;
         }
       }
     }

@@ -13,8 +13,7 @@ import java.util.zip.CRC32;
  * hashing a {@code byte[]} allocates nothing once compiled (0 B/op in routing-benchmarks'
  * {@code OtherClientSchemesBenchmark.librdkafkaCrc32Bytes} with {@code -prof gc}; AllocationTest
  * checks it after warm-up), and it skips the {@link ThreadLocal} lookup an instance per thread
- * would cost (the same router and keys, 2 forks each: 25.6 → 24.6 ns at 16 bytes, 43.1 → 37.8 ns
- * at 64; the intrinsic's fixed cost dominates short keys). Interpreted or C1-compiled code allocates the small instance. Text is
+ * would cost (docs/performance.md, "Implementation notes"). Interpreted or C1-compiled code allocates the small instance. Text is
  * encoded to UTF-8 first (that allocates the encoded bytes).
  */
 final class Crc32Hash {

@@ -10,10 +10,9 @@ final class Utf8 {
 
   /**
    * Longest String (in chars) that the murmur schemes hash straight from its chars without
-   * allocating. Past it, {@code getBytes(UTF_8)} plus word-at-a-time hashing is faster on JDK 17:
-   * routing-benchmarks' {@code StringPathCrossoverBenchmark} (2 forks) has the char loop faster at
-   * 36 ASCII chars (murmur2 27.6 vs 29.7 ns, Murmur3 30.5 vs 31.5) and encoding faster at 64 (43.9
-   * vs 40.1, 49.7 vs 42.0). 36 chars covers a UUID's text form.
+   * allocating; past it {@code getBytes(UTF_8)} plus word-at-a-time hashing is faster on JDK 17
+   * (routing-benchmarks' {@code StringPathCrossoverBenchmark}; figures in docs/performance.md).
+   * 36 chars covers a UUID's text form.
    */
   static final int ENCODE_ABOVE = 36;
 

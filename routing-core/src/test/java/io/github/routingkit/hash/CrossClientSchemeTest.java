@@ -9,15 +9,12 @@ import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.placement.Placement;
 import io.github.routingkit.router.HashRouter;
 
+import io.github.routingkit.property.Gen;
+import io.github.routingkit.property.Property;
+import io.github.routingkit.property.RoutingGen;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -118,10 +115,12 @@ class CrossClientSchemeTest {
     return (int) (h % n);
   }
 
-  @Property(tries = 2000)
-  void pulsarGoMatches(@ForAll("keys") byte[] key, @ForAll @IntRange(min = 1, max = 5000) int n) {
-    assertThat(HashRouter.of(HashScheme.PULSAR_GO_JAVA_STRING, KeylessPolicy.ROUND_ROBIN)
-        .partition(key, n)).isEqualTo(pulsarGo(key, n));
+  @Test
+  void pulsarGoMatches() {
+    Property.check(2000, keys(), Gen.ints(1, 5000), (key, n) -> {
+      assertThat(HashRouter.of(HashScheme.PULSAR_GO_JAVA_STRING, KeylessPolicy.ROUND_ROBIN)
+          .partition(key, n)).isEqualTo(pulsarGo(key, n));
+    });
   }
 
   @Test
@@ -149,64 +148,76 @@ class CrossClientSchemeTest {
   }
 
   // --- properties against the recomputed arithmetic ----------------------------------------------
-
-  @Provide
-  Arbitrary<byte[]> keys() {
-    return Arbitraries.oneOf(
-        Arbitraries.bytes().array(byte[].class).ofMaxSize(64),
-        Arbitraries.strings().ofMaxLength(40).map(s -> s.getBytes(UTF_8)));
+  Gen<byte[]> keys() {
+    return Gen.oneOf(
+        Gen.bytes(0, 64),
+        Gen.strings(0, 40).map(s -> s.getBytes(UTF_8)));
   }
 
-  @Property(tries = 2000)
-  void librdkafkaConsistentMatches(@ForAll("keys") byte[] key, @ForAll @IntRange(min = 1, max = 5000) int n) {
-    assertThat(Routers.librdkafkaDefault().partition(key, n)).isEqualTo(librdkafkaConsistent(key, n));
-    assertThat(HashScheme.LIBRDKAFKA_CRC32.hash(key)).isEqualTo((int) crc32Reference(key));
+  @Test
+  void librdkafkaConsistentMatches() {
+    Property.check(2000, keys(), Gen.ints(1, 5000), (key, n) -> {
+      assertThat(Routers.librdkafkaDefault().partition(key, n)).isEqualTo(librdkafkaConsistent(key, n));
+      assertThat(HashScheme.LIBRDKAFKA_CRC32.hash(key)).isEqualTo((int) crc32Reference(key));
+    });
   }
 
-  @Property(tries = 2000)
-  void librdkafkaFnv1aMatches(@ForAll("keys") byte[] key, @ForAll @IntRange(min = 1, max = 5000) int n) {
-    assertThat(HashRouter.of(HashScheme.LIBRDKAFKA_FNV1A, KeylessPolicy.RANDOM).partition(key, n))
-        .isEqualTo(librdkafkaFnv1a(key, n));
+  @Test
+  void librdkafkaFnv1aMatches() {
+    Property.check(2000, keys(), Gen.ints(1, 5000), (key, n) -> {
+      assertThat(HashRouter.of(HashScheme.LIBRDKAFKA_FNV1A, KeylessPolicy.RANDOM).partition(key, n))
+          .isEqualTo(librdkafkaFnv1a(key, n));
+    });
   }
 
-  @Property(tries = 2000)
-  void saramaDefaultMatches(@ForAll("keys") byte[] key, @ForAll @IntRange(min = 1, max = 5000) int n) {
-    assertThat(Routers.saramaDefault().partition(key, n)).isEqualTo(saramaDefault(key, n));
-    // librdkafka's fnv1a was written to agree with Sarama's default: it does, on every key
-    assertThat(HashRouter.of(HashScheme.LIBRDKAFKA_FNV1A, KeylessPolicy.RANDOM).partition(key, n))
-        .isEqualTo(saramaDefault(key, n));
+  @Test
+  void saramaDefaultMatches() {
+    Property.check(2000, keys(), Gen.ints(1, 5000), (key, n) -> {
+      assertThat(Routers.saramaDefault().partition(key, n)).isEqualTo(saramaDefault(key, n));
+      // librdkafka's fnv1a was written to agree with Sarama's default: it does, on every key
+      assertThat(HashRouter.of(HashScheme.LIBRDKAFKA_FNV1A, KeylessPolicy.RANDOM).partition(key, n))
+          .isEqualTo(saramaDefault(key, n));
+    });
   }
 
-  @Property(tries = 2000)
-  void saramaReferenceMatches(@ForAll("keys") byte[] key, @ForAll @IntRange(min = 1, max = 5000) int n) {
-    assertThat(HashRouter.of(HashScheme.SARAMA_FNV1A_REFERENCE, KeylessPolicy.RANDOM).partition(key, n))
-        .isEqualTo(saramaReference(key, n));
+  @Test
+  void saramaReferenceMatches() {
+    Property.check(2000, keys(), Gen.ints(1, 5000), (key, n) -> {
+      assertThat(HashRouter.of(HashScheme.SARAMA_FNV1A_REFERENCE, KeylessPolicy.RANDOM).partition(key, n))
+          .isEqualTo(saramaReference(key, n));
+    });
   }
 
-  @Property(tries = 1000)
-  void textAndItsUtf8BytesAgree(@ForAll String key) {
-    byte[] utf8 = key.getBytes(UTF_8);
-    for (HashScheme s : HashScheme.values()) {
-      if (s == HashScheme.PULSAR_JAVA_STRING) {
-        continue; // defined on UTF-16 text, differs for unpaired surrogates by design
+  @Test
+  void textAndItsUtf8BytesAgree() {
+    Property.check(1000, Gen.strings(0, 255), key -> {
+      byte[] utf8 = key.getBytes(UTF_8);
+      for (HashScheme s : HashScheme.values()) {
+        if (s == HashScheme.PULSAR_JAVA_STRING) {
+          continue; // defined on UTF-16 text, differs for unpaired surrogates by design
+        }
+        assertThat(s.hash(key)).as(s.id()).isEqualTo(s.hash(utf8));
+        assertThat(s.hash64(key)).as(s.id()).isEqualTo(s.hash64(utf8, 0, utf8.length));
       }
-      assertThat(s.hash(key)).as(s.id()).isEqualTo(s.hash(utf8));
-      assertThat(s.hash64(key)).as(s.id()).isEqualTo(s.hash64(utf8, 0, utf8.length));
-    }
+    });
   }
 
-  @Property(tries = 500)
-  void offsetRangesHashLikeCopies(@ForAll("keys") byte[] key, @ForAll @IntRange(max = 8) int pad) {
-    byte[] padded = new byte[key.length + 2 * pad];
-    System.arraycopy(key, 0, padded, pad, key.length);
-    for (HashScheme s : HashScheme.values()) {
-      assertThat(s.hash64(padded, pad, key.length)).as(s.id()).isEqualTo(s.hash64(key, 0, key.length));
-    }
+  @Test
+  void offsetRangesHashLikeCopies() {
+    Property.check(500, keys(), Gen.ints(0, 8), (key, pad) -> {
+      byte[] padded = new byte[key.length + 2 * pad];
+      System.arraycopy(key, 0, padded, pad, key.length);
+      for (HashScheme s : HashScheme.values()) {
+        assertThat(s.hash64(padded, pad, key.length)).as(s.id()).isEqualTo(s.hash64(key, 0, key.length));
+      }
+    });
   }
 
-  @Property(tries = 500)
-  void xxh3IsTheLibraryFunction(@ForAll("keys") byte[] key) {
-    assertThat(HashScheme.XXH3_64.hash64(key, 0, key.length))
-        .isEqualTo(net.openhft.hashing.LongHashFunction.xx3().hashBytes(key));
+  @Test
+  void xxh3IsTheLibraryFunction() {
+    Property.check(500, keys(), key -> {
+      assertThat(HashScheme.XXH3_64.hash64(key, 0, key.length))
+          .isEqualTo(net.openhft.hashing.LongHashFunction.xx3().hashBytes(key));
+    });
   }
 }

@@ -7,14 +7,14 @@ import io.github.routingkit.SampleKeys;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.placement.Placement;
 
+import io.github.routingkit.property.Gen;
+import io.github.routingkit.property.Property;
+import io.github.routingkit.property.RoutingGen;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import net.jqwik.api.Assume;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,36 +36,42 @@ class JumpBackPlacementTest {
 
   // --- properties ---------------------------------------------------------------------------------
 
-  @Property(tries = 2000)
-  void staysInRange(@ForAll long hash, @ForAll @IntRange(min = 1, max = 10_000) int n) {
-    assertThat(Placement.JUMP_BACK.place64(hash, n)).isBetween(0, n - 1);
-    assertThat(Placement.JUMP_BACK.place((int) hash, n)).isBetween(0, n - 1);
+  @Test
+  void staysInRange() {
+    Property.check(2000, Gen.longs(), Gen.ints(1, 10_000), (hash, n) -> {
+      assertThat(Placement.JUMP_BACK.place64(hash, n)).isBetween(0, n - 1);
+      assertThat(Placement.JUMP_BACK.place(hash.intValue(), n)).isBetween(0, n - 1);
+    });
   }
 
-  @Property(tries = 500)
-  void isDeterministic(@ForAll byte[] key, @ForAll @IntRange(min = 1, max = 10_000) int n) {
-    int first = Routers.consistentJumpBack().partition(key, n);
-    assertThat(Routers.consistentJumpBack().partition(key, n)).isEqualTo(first);
-    assertThat(Routers.consistentJumpBack().partition(key.clone(), n)).isEqualTo(first);
-    assertThat(Placement.jumpBack(HashScheme.XXH3_64.hash64(key, 0, key.length), n)).isEqualTo(first);
+  @Test
+  void isDeterministic() {
+    Property.check(500, Gen.bytes(0, 255), Gen.ints(1, 10_000), (key, n) -> {
+      int first = Routers.consistentJumpBack().partition(key, n);
+      assertThat(Routers.consistentJumpBack().partition(key, n)).isEqualTo(first);
+      assertThat(Routers.consistentJumpBack().partition(key.clone(), n)).isEqualTo(first);
+      assertThat(Placement.jumpBack(HashScheme.XXH3_64.hash64(key, 0, key.length), n)).isEqualTo(first);
+    });
   }
 
-  @Property(tries = 2000)
-  void growingByOneMovesOnlyToTheNewPartition(
-      @ForAll long hash, @ForAll @IntRange(min = 1, max = 10_000) int n) {
-    int before = Placement.jumpBack(hash, n);
-    int after = Placement.jumpBack(hash, n + 1);
-    assertThat(after == before || after == n).as("%d -> %d on %d -> %d", before, after, n, n + 1)
-        .isTrue();
+  @Test
+  void growingByOneMovesOnlyToTheNewPartition() {
+    Property.check(2000, Gen.longs(), Gen.ints(1, 10_000), (hash, n) -> {
+      int before = Placement.jumpBack(hash, n);
+      int after = Placement.jumpBack(hash, n + 1);
+      assertThat(after == before || after == n).as("%d -> %d on %d -> %d", before, after, n, n + 1)
+          .isTrue();
+    });
   }
 
-  @Property(tries = 1000)
-  void growingMovesOnlyOntoNewPartitions(@ForAll long hash,
-      @ForAll @IntRange(min = 1, max = 10_000) int n, @ForAll @IntRange(min = 1, max = 10_000) int m) {
-    Assume.that(n < m);
-    int before = Placement.jumpBack(hash, n);
-    int after = Placement.jumpBack(hash, m);
-    assertThat(after == before || (after >= n && after < m)).isTrue();
+  @Test
+  void growingMovesOnlyOntoNewPartitions() {
+    Property.check(1000, Gen.longs(), Gen.ints(1, 10_000), Gen.ints(1, 10_000), (hash, n, m) -> {
+      Assumptions.assumeTrue(n < m);
+      int before = Placement.jumpBack(hash, n);
+      int after = Placement.jumpBack(hash, m);
+      assertThat(after == before || (after >= n && after < m)).isTrue();
+    });
   }
 
   // --- the real sample ----------------------------------------------------------------------------

@@ -8,6 +8,9 @@ import io.github.routingkit.SampleKeys;
 import io.github.routingkit.placement.Jump;
 import io.github.routingkit.placement.Placement;
 
+import io.github.routingkit.property.Gen;
+import io.github.routingkit.property.Property;
+import io.github.routingkit.property.RoutingGen;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
@@ -19,16 +22,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** Jump placement: consistency on the shipped real sample and as a property. */
 class JumpPlacementTest {
 
-  /** The 200,000 real npm names of the shared data set, found as {@link SampleKeys} finds them. */
+  /** The 200,000 real npm names shipped with the tests ({@link SampleKeys}). */
   static List<byte[]> npmKeys() {
     List<byte[]> keys = new ArrayList<>(200_000);
     for (String name : SampleKeys.npmNames()) {
@@ -63,17 +63,20 @@ class JumpPlacementTest {
     assertThat(moduloFraction).isBetween(0.73, 0.77);
   }
 
-  @Property(tries = 300)
-  void growingByOneMovesOnlyToTheNewPartition(
-      @ForAll long key, @ForAll @IntRange(min = 1, max = 5000) int n) {
-    int before = Placement.jump(key, n);
-    int after = Placement.jump(key, n + 1);
-    assertThat(before).isBetween(0, n - 1);
-    assertThat(after == before || after == n).isTrue();
+  @Test
+  void growingByOneMovesOnlyToTheNewPartition() {
+    Property.check(300, Gen.longs(), Gen.ints(1, 5000), (key, n) -> {
+      int before = Placement.jump(key, n);
+      int after = Placement.jump(key, n + 1);
+      assertThat(before).isBetween(0, n - 1);
+      assertThat(after == before || after == n).isTrue();
+    });
   }
 
-  @Property(tries = 300)
-  void jumpOnAScheme32BitHashIsInRange(@ForAll int hash, @ForAll @IntRange(min = 1, max = 100_000) int n) {
-    assertThat(Placement.JUMP.place(hash, n)).isBetween(0, n - 1);
+  @Test
+  void jumpOnAScheme32BitHashIsInRange() {
+    Property.check(300, Gen.ints(), Gen.ints(1, 100_000), (hash, n) -> {
+      assertThat(Placement.JUMP.place(hash, n)).isBetween(0, n - 1);
+    });
   }
 }

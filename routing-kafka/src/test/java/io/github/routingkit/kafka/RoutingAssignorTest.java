@@ -1,5 +1,8 @@
 package io.github.routingkit.kafka;
 
+import io.github.routingkit.property.Gen;
+import io.github.routingkit.property.Property;
+import io.github.routingkit.property.RoutingGen;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,9 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.Size;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupSubscription;
@@ -105,28 +105,30 @@ class RoutingAssignorTest {
   }
 
   /** The same group in any member insertion order gives the same assignment. */
-  @Property(tries = 50)
-  void deterministicForAnyMemberOrder(@ForAll long seed) {
-    List<String> ids = new ArrayList<>();
-    for (int i = 0; i < 7; i++) {
-      ids.add("consumer-" + i + "-" + Long.toHexString(seed + i));
-    }
-    Map<String, List<TopicPartition>> reference = null;
-    for (int round = 0; round < 3; round++) {
-      java.util.Collections.shuffle(ids, new java.util.Random(seed + round));
-      Map<String, Subscription> subs = new java.util.LinkedHashMap<>();
-      for (int i = 0; i < ids.size(); i++) {
-        String id = ids.get(i);
-        int rack = Math.floorMod(id.hashCode(), 3);
-        subs.put(id, new Subscription(List.of("orders", "clicks"), null, List.of(), -1,
-            Optional.of("rack-" + rack)));
+  @Test
+  void deterministicForAnyMemberOrder() {
+    Property.check(50, Gen.longs(), seed -> {
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < 7; i++) {
+        ids.add("consumer-" + i + "-" + Long.toHexString(seed + i));
       }
-      Map<String, List<TopicPartition>> a = assign(new RoutingAssignor(), subs);
-      if (reference == null) {
-        reference = a;
+      Map<String, List<TopicPartition>> reference = null;
+      for (int round = 0; round < 3; round++) {
+        java.util.Collections.shuffle(ids, new java.util.Random(seed + round));
+        Map<String, Subscription> subs = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < ids.size(); i++) {
+          String id = ids.get(i);
+          int rack = Math.floorMod(id.hashCode(), 3);
+          subs.put(id, new Subscription(List.of("orders", "clicks"), null, List.of(), -1,
+              Optional.of("rack-" + rack)));
+        }
+        Map<String, List<TopicPartition>> a = assign(new RoutingAssignor(), subs);
+        if (reference == null) {
+          reference = a;
+        }
+        assertThat(a).isEqualTo(reference);
       }
-      assertThat(a).isEqualTo(reference);
-    }
+    });
   }
 
   @Test
@@ -153,26 +155,28 @@ class RoutingAssignorTest {
   }
 
   /** Any bytes as userData: assign never throws, every partition is given out once, balanced. */
-  @Property(tries = 500)
-  void garbageUserDataNeverBreaksAssign(@ForAll @Size(max = 64) List<byte[]> garbage) {
-    Map<String, Subscription> subs = new HashMap<>();
-    for (int i = 0; i < garbage.size(); i++) {
-      subs.put("m" + i, sub(ByteBuffer.wrap(garbage.get(i))));
-    }
-    Map<String, List<TopicPartition>> a = assign(new RoutingAssignor(), subs);
-    List<TopicPartition> all = new ArrayList<>();
-    a.values().forEach(all::addAll);
-    assertThat(all).doesNotHaveDuplicates().hasSize(garbage.isEmpty() ? 0 : 19);
-    if (!garbage.isEmpty()) {
-      int max = a.values().stream().mapToInt(List::size).max().orElseThrow();
-      int min = a.values().stream().mapToInt(List::size).min().orElseThrow();
-      // Garbage decodes to weight 1; a lucky valid prefix may carry another weight.
-      boolean allWeightOne = garbage.stream()
-          .allMatch(g -> AssignorUserData.decode(ByteBuffer.wrap(g)).weight() == 1);
-      if (allWeightOne) {
-        assertThat(max - min).isLessThanOrEqualTo(1);
+  @Test
+  void garbageUserDataNeverBreaksAssign() {
+    Property.check(500, Gen.bytes(0, 255).list(0, 64), garbage -> {
+      Map<String, Subscription> subs = new HashMap<>();
+      for (int i = 0; i < garbage.size(); i++) {
+        subs.put("m" + i, sub(ByteBuffer.wrap(garbage.get(i))));
       }
-    }
+      Map<String, List<TopicPartition>> a = assign(new RoutingAssignor(), subs);
+      List<TopicPartition> all = new ArrayList<>();
+      a.values().forEach(all::addAll);
+      assertThat(all).doesNotHaveDuplicates().hasSize(garbage.isEmpty() ? 0 : 19);
+      if (!garbage.isEmpty()) {
+        int max = a.values().stream().mapToInt(List::size).max().orElseThrow();
+        int min = a.values().stream().mapToInt(List::size).min().orElseThrow();
+        // Garbage decodes to weight 1; a lucky valid prefix may carry another weight.
+        boolean allWeightOne = garbage.stream()
+            .allMatch(g -> AssignorUserData.decode(ByteBuffer.wrap(g)).weight() == 1);
+        if (allWeightOne) {
+          assertThat(max - min).isLessThanOrEqualTo(1);
+        }
+      }
+    });
   }
 
   @Test

@@ -4,26 +4,30 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Random;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
+import java.util.random.RandomGenerator;
 
 /**
- * Keys that break routers, as jqwik arbitraries for property tests and as fixed lists for the
- * assertions: the empty key, huge keys, non-ASCII and ill-formed UTF-16 text, strings whose
+ * Keys that break routers, as seeded {@link Generator}s (plain Java: a {@code Stream}, an
+ * {@code Iterator} or a {@code Supplier} of keys, for JUnit's {@code @MethodSource}, QuickTheories
+ * or any property-testing library) and as fixed lists for the assertions: the empty key, huge keys, non-ASCII and ill-formed UTF-16 text, strings whose
  * {@code String#hashCode()} is {@link Integer#MIN_VALUE} (on which {@code Math.abs(h) % n} is
  * negative), dense sequential ids, ids with their low digits truncated (timestamps rounded to the
- * second, ids allocated in blocks) and Zipf-distributed keys (a few hot keys, a long tail).
+ * second, ids allocated in blocks), Zipf-distributed keys (a few hot keys, a long tail),
+ * tenant-prefixed keys and keys drawn from a real sample.
  *
  * <pre>{@code
- * @Property
- * void staysInRange(@ForAll("keys") String key) { ... }
+ * static Stream<String> keys() {
+ *   return Stream.concat(Keys.edgeCases().stream(), Keys.routerBreakers().stream(42).limit(1000));
+ * }
  *
- * @Provide
- * Arbitrary<String> keys() { return Keys.routerBreakers(); }
+ * @ParameterizedTest
+ * @MethodSource("keys")
+ * void staysInRange(String key) { ... }
  * }</pre>
  *
- * <p>Every method returns a new, immutable arbitrary or list; thread-safe.
+ * <p>Every method returns a new, stateless generator or an immutable list; thread-safe.
  */
 public final class Keys {
   /** Strings whose {@code hashCode()} is {@link Integer#MIN_VALUE}, as listed in FACTS. */
@@ -33,16 +37,16 @@ public final class Keys {
   private Keys() {}
 
   /** The empty key {@code ""} (a key, not a missing one: clients hash it). */
-  public static Arbitrary<String> empty() {
-    return Arbitraries.just("");
+  public static Generator<String> empty() {
+    return random -> "";
   }
 
   /**
    * Keys of 16 Ki to 256 Ki characters (a random 64-character block repeated), long enough to
    * exercise every tail and block path of a hash.
    */
-  public static Arbitrary<String> huge() {
-    return Arbitraries.randomValue(random -> {
+  public static Generator<String> huge() {
+    return random -> {
       char[] block = new char[64];
       for (int i = 0; i < block.length; i++) {
         block[i] = (char) (' ' + random.nextInt(95));
@@ -53,17 +57,17 @@ public final class Keys {
         sb.append(block, 0, Math.min(block.length, length - sb.length()));
       }
       return sb.toString();
-    });
+    };
   }
 
   /**
    * Well-formed non-ASCII text of 1 to 40 code points: Latin-1, Greek, Cyrillic, CJK, combining
    * marks and supplementary-plane emoji (surrogate pairs), so UTF-8 lengths of 1 to 4 bytes occur.
    */
-  public static Arbitrary<String> nonAscii() {
+  public static Generator<String> nonAscii() {
     int[][] ranges = {{0xA0, 0xFF}, {0x370, 0x3FF}, {0x400, 0x4FF}, {0x300, 0x36F},
         {0x4E00, 0x9FFF}, {0x1F300, 0x1F64F}, {0x10000, 0x1007F}};
-    return Arbitraries.randomValue(random -> {
+    return random -> {
       int count = 1 + random.nextInt(40);
       StringBuilder sb = new StringBuilder();
       for (int i = 0; i < count; i++) {
@@ -71,15 +75,15 @@ public final class Keys {
         sb.appendCodePoint(r[0] + random.nextInt(r[1] - r[0] + 1));
       }
       return sb.toString();
-    });
+    };
   }
 
   /**
    * Text with unpaired surrogates, which has no exact UTF-8 form ({@code getBytes(UTF_8)} writes
    * {@code '?'}), so routers that hash UTF-16 text and routers that hash UTF-8 bytes disagree here.
    */
-  public static Arbitrary<String> illFormedUtf16() {
-    return Arbitraries.randomValue(random -> {
+  public static Generator<String> illFormedUtf16() {
+    return random -> {
       StringBuilder sb = new StringBuilder();
       int count = 1 + random.nextInt(8);
       for (int i = 0; i < count; i++) {
@@ -88,7 +92,7 @@ public final class Keys {
             : 0xDC00 + random.nextInt(0x400)));
       }
       return sb.toString();
-    });
+    };
   }
 
   /**
@@ -96,10 +100,19 @@ public final class Keys {
    * generated ones (a random alphanumeric prefix and a 7-character suffix from {@code 'A'..'_'}
    * solved so the hash lands on {@code Integer.MIN_VALUE}).
    */
-  public static Arbitrary<String> minValueHashCode() {
-    Arbitrary<String> generated = Arbitraries.strings().alpha().numeric().ofMaxLength(20)
-        .map(Keys::withMinValueHashCode);
-    return Arbitraries.oneOf(Arbitraries.of(KNOWN_MIN_VALUE), generated);
+  public static Generator<String> minValueHashCode() {
+    return random -> random.nextBoolean()
+        ? KNOWN_MIN_VALUE.get(random.nextInt(KNOWN_MIN_VALUE.size()))
+        : withMinValueHashCode(alphanumeric(random, random.nextInt(21)));
+  }
+
+  private static String alphanumeric(RandomGenerator random, int length) {
+    String alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    StringBuilder sb = new StringBuilder(length);
+    for (int i = 0; i < length; i++) {
+      sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
+    }
+    return sb.toString();
   }
 
   /**
@@ -125,11 +138,11 @@ public final class Keys {
   }
 
   /** Decimal ids from a dense block: {@code base + 0 .. base + 9,999} for a random 10-13 digit base. */
-  public static Arbitrary<String> sequentialIds() {
-    return Arbitraries.randomValue(random -> {
+  public static Generator<String> sequentialIds() {
+    return random -> {
       long base = 1_000_000_000L + (long) (random.nextDouble() * 9_000_000_000_000L);
       return Long.toString(base - base % 10_000 + random.nextInt(10_000));
-    });
+    };
   }
 
   /**
@@ -138,29 +151,30 @@ public final class Keys {
    *
    * @throws IllegalArgumentException if {@code size < 1}
    */
-  public static Arbitrary<List<String>> sequentialIdBatches(int size) {
+  public static Generator<List<String>> sequentialIdBatches(int size) {
     if (size < 1) {
       throw new IllegalArgumentException("size was " + size + ", must be at least 1");
     }
-    return Arbitraries.longs().between(0, 9_000_000_000_000L).map(base -> {
+    return random -> {
+      long base = random.nextLong(9_000_000_000_001L);
       List<String> ids = new ArrayList<>(size);
       for (int i = 0; i < size; i++) {
         ids.add(Long.toString(base + i));
       }
       return Collections.unmodifiableList(ids);
-    });
+    };
   }
 
   /**
    * Decimal ids whose low 1 to 6 digits are zero (timestamps truncated to the second or minute,
    * ids allocated in blocks of 1000): every key is a multiple of a power of ten.
    */
-  public static Arbitrary<String> truncatedLowDigits() {
-    return Arbitraries.randomValue(random -> {
+  public static Generator<String> truncatedLowDigits() {
+    return random -> {
       long id = 1_000_000_000_000L + (long) (random.nextDouble() * 8_000_000_000_000L);
       long unit = (long) Math.pow(10, 1 + random.nextInt(6));
       return Long.toString(id - id % unit);
-    });
+    };
   }
 
   /**
@@ -171,9 +185,40 @@ public final class Keys {
    * @throws IllegalArgumentException if {@code distinct < 1} or {@code exponent} is negative or
    *     not finite
    */
-  public static Arbitrary<String> zipf(int distinct, double exponent) {
+  public static Generator<String> zipf(int distinct, double exponent) {
     double[] cdf = zipfCdf(distinct, exponent);
-    return Arbitraries.randomValue(random -> "key-" + zipfRank(cdf, random));
+    return random -> "key-" + zipfRank(cdf, random);
+  }
+
+  /**
+   * Tenant-prefixed keys {@code "tenant-<t>/<entity>"}: the tenant rank {@code t} in
+   * {@code [1, tenants]} is Zipf-distributed with {@code exponent} (a few tenants own most keys, as
+   * npm scopes do), the entity a random id in {@code [0, entitiesPerTenant)}.
+   *
+   * @throws IllegalArgumentException if {@code tenants < 1}, {@code entitiesPerTenant < 1} or the
+   *     exponent is negative or not finite
+   */
+  public static Generator<String> tenantPrefixed(int tenants, double exponent, int entitiesPerTenant) {
+    double[] cdf = zipfCdf(tenants, exponent);
+    if (entitiesPerTenant < 1) {
+      throw new IllegalArgumentException("entitiesPerTenant was " + entitiesPerTenant + ", must be at least 1");
+    }
+    return random -> "tenant-" + zipfRank(cdf, random) + "/" + random.nextInt(entitiesPerTenant);
+  }
+
+  /**
+   * Keys drawn uniformly, with replacement, from a real sample (your production keys, or the npm
+   * and GeoNames samples under the repository's {@code docs/samples/}).
+   *
+   * @throws IllegalArgumentException if {@code sample} is empty
+   * @throws NullPointerException if {@code sample} is or holds null
+   */
+  public static Generator<String> sampledFrom(List<String> sample) {
+    List<String> copy = List.copyOf(Objects.requireNonNull(sample, "sample"));
+    if (copy.isEmpty()) {
+      throw new IllegalArgumentException("sample is empty, needs at least one key");
+    }
+    return random -> copy.get(random.nextInt(copy.size()));
   }
 
   /**
@@ -196,18 +241,37 @@ public final class Keys {
     return Collections.unmodifiableList(keys);
   }
 
-  /** Any of the above single-key arbitraries (not huge keys too often: they are slow to hash). */
-  public static Arbitrary<String> routerBreakers() {
-    return Arbitraries.frequencyOf(
-        net.jqwik.api.Tuple.of(1, empty()),
-        net.jqwik.api.Tuple.of(1, huge()),
-        net.jqwik.api.Tuple.of(10, nonAscii()),
-        net.jqwik.api.Tuple.of(5, illFormedUtf16()),
-        net.jqwik.api.Tuple.of(10, minValueHashCode()),
-        net.jqwik.api.Tuple.of(10, sequentialIds()),
-        net.jqwik.api.Tuple.of(10, truncatedLowDigits()),
-        net.jqwik.api.Tuple.of(10, zipf(1000, 1.0)),
-        net.jqwik.api.Tuple.of(10, Arbitraries.strings().ofMaxLength(64)));
+  /**
+   * Any of the above single-key generators, and any text of up to 64 UTF-16 chars, mixed with
+   * weights (huge keys rarely: they are slow to hash). Its values are random; {@link #edgeCases()}
+   * lists the keys every test should try first.
+   */
+  public static Generator<String> routerBreakers() {
+    List<Generator<String>> families = List.of(empty(), huge(), nonAscii(), illFormedUtf16(),
+        minValueHashCode(), sequentialIds(), truncatedLowDigits(), zipf(1000, 1.0), anyText(64));
+    int[] weights = {1, 1, 10, 5, 10, 10, 10, 10, 10};
+    int total = 67;
+    return random -> {
+      int r = random.nextInt(total);
+      for (int i = 0; ; i++) {
+        r -= weights[i];
+        if (r < 0) {
+          return families.get(i).next(random);
+        }
+      }
+    };
+  }
+
+  /** Text of 0 to {@code maxLength} arbitrary UTF-16 chars (ASCII half the time). */
+  private static Generator<String> anyText(int maxLength) {
+    return random -> {
+      int length = random.nextInt(maxLength + 1);
+      StringBuilder sb = new StringBuilder(length);
+      for (int i = 0; i < length; i++) {
+        sb.append(random.nextBoolean() ? (char) (' ' + random.nextInt(95)) : (char) random.nextInt(0x10000));
+      }
+      return sb.toString();
+    };
   }
 
   /**
@@ -251,7 +315,7 @@ public final class Keys {
     return cdf;
   }
 
-  private static int zipfRank(double[] cdf, Random random) {
+  private static int zipfRank(double[] cdf, RandomGenerator random) {
     int i = Arrays.binarySearch(cdf, random.nextDouble());
     return (i >= 0 ? i : Math.min(-i - 1, cdf.length - 1)) + 1;
   }

@@ -1,85 +1,89 @@
 package io.github.routingkit.testkit;
 
+import io.github.routingkit.property.Gen;
+import io.github.routingkit.property.Property;
+import io.github.routingkit.property.RoutingGen;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
 import java.util.List;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 class KeysTest {
 
-  @Property(tries = 300)
-  void minValueHashCodeStringsReallyHashToMinValue(@ForAll("minValue") String key) {
-    assertThat(key.hashCode()).isEqualTo(Integer.MIN_VALUE);
-    assertThat(Math.abs(key.hashCode())).isNegative(); // why these keys break routers
+  @Test
+  void minValueHashCodeStringsReallyHashToMinValue() {
+    Property.check(300, minValue(), key -> {
+      assertThat(key.hashCode()).isEqualTo(Integer.MIN_VALUE);
+      assertThat(Math.abs(key.hashCode())).isNegative(); // why these keys break routers
+    });
+  }
+  Gen<String> minValue() {
+    return Gen.fromRandom(Keys.minValueHashCode()::next);
   }
 
-  @Provide
-  Arbitrary<String> minValue() {
-    return Keys.minValueHashCode();
+  @Test
+  void nonAsciiIsWellFormedAndMultiByte() {
+    Property.check(200, nonAscii(), key -> {
+      byte[] utf8 = key.getBytes(StandardCharsets.UTF_8);
+      assertThat(new String(utf8, StandardCharsets.UTF_8)).isEqualTo(key);
+      assertThat(utf8.length).isGreaterThan(key.codePointCount(0, key.length()) - 1);
+      assertThat(key.chars().anyMatch(c -> c > 0x7f)).isTrue();
+    });
+  }
+  Gen<String> nonAscii() {
+    return Gen.fromRandom(Keys.nonAscii()::next);
   }
 
-  @Property(tries = 200)
-  void nonAsciiIsWellFormedAndMultiByte(@ForAll("nonAscii") String key) {
-    byte[] utf8 = key.getBytes(StandardCharsets.UTF_8);
-    assertThat(new String(utf8, StandardCharsets.UTF_8)).isEqualTo(key);
-    assertThat(utf8.length).isGreaterThan(key.codePointCount(0, key.length()) - 1);
-    assertThat(key.chars().anyMatch(c -> c > 0x7f)).isTrue();
+  @Test
+  void truncatedIdsEndInZeros() {
+    Property.check(200, truncated(), key -> {
+      assertThat(key).endsWith("0").matches("\\d{13,}");
+    });
+  }
+  Gen<String> truncated() {
+    return Gen.fromRandom(Keys.truncatedLowDigits()::next);
   }
 
-  @Provide
-  Arbitrary<String> nonAscii() {
-    return Keys.nonAscii();
+  @Test
+  void sequentialBatchesAreConsecutive() {
+    Property.check(50, batches(), ids -> {
+      for (int i = 1; i < ids.size(); i++) {
+        assertThat(Long.parseLong(ids.get(i))).isEqualTo(Long.parseLong(ids.get(i - 1)) + 1);
+      }
+    });
+  }
+  Gen<List<String>> batches() {
+    return Gen.fromRandom(Keys.sequentialIdBatches(100)::next);
   }
 
-  @Property(tries = 200)
-  void truncatedIdsEndInZeros(@ForAll("truncated") String key) {
-    assertThat(key).endsWith("0").matches("\\d{13,}");
+  @Test
+  void hugeKeysAreHuge() {
+    Property.check(20, huge(), key -> {
+      assertThat(key.length()).isBetween(16 * 1024, 256 * 1024);
+    });
+  }
+  Gen<String> huge() {
+    return Gen.fromRandom(Keys.huge()::next);
   }
 
-  @Provide
-  Arbitrary<String> truncated() {
-    return Keys.truncatedLowDigits();
+  @Test
+  void illFormedTextHasAnUnpairedSurrogate() {
+    Property.check(100, illFormed(), key -> {
+      String roundTrip = new String(key.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+      assertThat(roundTrip).isNotEqualTo(key);
+    });
   }
-
-  @Property(tries = 50)
-  void sequentialBatchesAreConsecutive(@ForAll("batches") List<String> ids) {
-    for (int i = 1; i < ids.size(); i++) {
-      assertThat(Long.parseLong(ids.get(i))).isEqualTo(Long.parseLong(ids.get(i - 1)) + 1);
-    }
-  }
-
-  @Provide
-  Arbitrary<List<String>> batches() {
-    return Keys.sequentialIdBatches(100);
-  }
-
-  @Property(tries = 20)
-  void hugeKeysAreHuge(@ForAll("huge") String key) {
-    assertThat(key.length()).isBetween(16 * 1024, 256 * 1024);
-  }
-
-  @Provide
-  Arbitrary<String> huge() {
-    return Keys.huge();
-  }
-
-  @Property(tries = 100)
-  void illFormedTextHasAnUnpairedSurrogate(@ForAll("illFormed") String key) {
-    String roundTrip = new String(key.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
-    assertThat(roundTrip).isNotEqualTo(key);
-  }
-
-  @Provide
-  Arbitrary<String> illFormed() {
-    return Keys.illFormedUtf16();
+  Gen<String> illFormed() {
+    return Gen.fromRandom(Keys.illFormedUtf16()::next);
   }
 
   @Test
@@ -94,6 +98,34 @@ class KeysTest {
     assertThat(counts).hasSizeLessThanOrEqualTo(1000);
   }
 
+  /** The plain-Java way, no runner: a seeded stream feeding a parameterized test. */
+  static Stream<String> tenantKeys() {
+    return Keys.tenantPrefixed(50, 1.2, 10_000).stream(7).limit(200);
+  }
+
+  @ParameterizedTest
+  @MethodSource("tenantKeys")
+  void tenantKeysHaveATenantAndAnEntity(String key) {
+    assertThat(key).matches("tenant-([1-9]|[1-4][0-9]|50)/\\d{1,4}");
+  }
+
+  @Test
+  void tenantsAreSkewedAndSamplesAreReproducible() {
+    List<String> keys = Keys.tenantPrefixed(50, 1.2, 10_000).sample(20_000, 3);
+    assertThat(Keys.tenantPrefixed(50, 1.2, 10_000).sample(20_000, 3)).isEqualTo(keys);
+    long first = keys.stream().filter(k -> k.startsWith("tenant-1/")).count();
+    long last = keys.stream().filter(k -> k.startsWith("tenant-50/")).count();
+    assertThat(first).isGreaterThan(20 * last);
+    List<String> real = List.of("@types/node", "react", "東京/13/渋谷区");
+    assertThat(Keys.sampledFrom(real).stream(1).limit(300)).containsOnlyElementsOf(real)
+        .contains("@types/node", "react", "東京/13/渋谷区");
+    Iterator<String> it = Keys.zipf(10, 1.0).iterator(5);
+    Supplier<String> sup = Keys.zipf(10, 1.0).supplier(5);
+    for (int i = 0; i < 100; i++) {
+      assertThat(it.next()).isEqualTo(sup.get());
+    }
+  }
+
   @Test
   void edgeCasesCoverTheKnownBreakers() {
     List<String> e = Keys.edgeCases();
@@ -102,13 +134,13 @@ class KeysTest {
     assertThat(e.stream().mapToInt(String::length).max().getAsInt()).isEqualTo(100 * 1024);
   }
 
-  @Property(tries = 200)
-  void routerBreakersAreAllStrings(@ForAll("breakers") String key) {
-    assertThat(key).isNotNull();
+  @Test
+  void routerBreakersAreAllStrings() {
+    Property.check(200, breakers(), key -> {
+      assertThat(key).isNotNull();
+    });
   }
-
-  @Provide
-  Arbitrary<String> breakers() {
-    return Keys.routerBreakers();
+  Gen<String> breakers() {
+    return Gen.fromRandom(Keys.routerBreakers()::next);
   }
 }

@@ -58,9 +58,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *       {@code window >= 200 * s / threshold}); the warm-up of {@code 100 / threshold} is in
  *       counted messages, {@code s} times as many real ones, so a key becomes hot about {@code s}
  *       times later than with exact counting.
- *       That is the trade: in routing-benchmarks' StrategyBenchmark, on keys that are not hot, a
- *       router with exact detection costs about 3&times; plain murmur2, with {@code s = 8} or
- *       {@code s = 16} about 2&times; (docs/performance.md).</li>
+ *       That is the trade: cheaper detection on keys that are not hot, slower reaction to a key that
+ *       turns hot (routing-benchmarks' StrategyBenchmark; figures in docs/performance.md).</li>
  * </ul>
  *
  * <h2>Where a hot key goes</h2>

@@ -8,6 +8,9 @@ import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.router.hotkey.HeavyHitterSketch;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
 
+import io.github.routingkit.property.Gen;
+import io.github.routingkit.property.Property;
+import io.github.routingkit.property.RoutingGen;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -20,9 +23,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -240,14 +240,15 @@ class HotKeyRouterTest {
     assertThat(mask).isEqualTo((1 << N) - 1);
   }
 
-  @Property(tries = 200)
-  void candidatesAreDistinctAndInRange(@ForAll byte[] key, @ForAll @IntRange(min = 1, max = 300) int n,
-      @ForAll @IntRange(min = 2, max = 300) int d) {
-    HotKeyRouter r = HotKeyRouter.builder(Routers.kafkaDefault()).candidates(d).build();
-    int[] c = r.candidates(key, n);
-    assertThat(c).hasSize(Math.min(d, n));
-    assertThat(Arrays.stream(c).distinct().count()).isEqualTo(c.length);
-    assertThat(Arrays.stream(c).allMatch(p -> p >= 0 && p < n)).isTrue();
+  @Test
+  void candidatesAreDistinctAndInRange() {
+    Property.check(200, Gen.bytes(0, 255), Gen.ints(1, 300), Gen.ints(2, 300), (key, n, d) -> {
+      HotKeyRouter r = HotKeyRouter.builder(Routers.kafkaDefault()).candidates(d).build();
+      int[] c = r.candidates(key, n);
+      assertThat(c).hasSize(Math.min(d, n));
+      assertThat(Arrays.stream(c).distinct().count()).isEqualTo(c.length);
+      assertThat(Arrays.stream(c).allMatch(p -> p >= 0 && p < n)).isTrue();
+    });
   }
 
   @Test
