@@ -1,5 +1,6 @@
 package io.github.routingkit;
 
+
 import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.placement.Placement;

@@ -48,7 +48,7 @@ import java.util.stream.Collectors;
  *   <tr><th>key</th><th>type</th><th>default</th><th>meaning</th></tr>
  *   <tr><td>{@value #SCHEME}</td><td>{@code kafka-murmur2 | pulsar-java-string | pulsar-murmur3 |
  *       librdkafka-crc32 | librdkafka-fnv1a | sarama-fnv1a | sarama-fnv1a-reference |
- *       pulsar-go-java-string | xxh3-64}</td>
+ *       pulsar-go-java-string | kafkajs-legacy | xxh3-64}</td>
  *       <td>{@code kafka-murmur2}</td><td>the {@link HashScheme} (by {@link HashScheme#id()})</td></tr>
  *   <tr><td>{@value #PLACEMENT}</td><td>{@code native | modulo | jump | jump-back}</td><td>{@code native}</td>
  *       <td>the scheme's native {@link Placement}, its modulo placement
