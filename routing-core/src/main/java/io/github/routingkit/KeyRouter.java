@@ -1,5 +1,9 @@
 package io.github.routingkit;
 
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.internal.MessageRouting;
+import io.github.routingkit.router.hotkey.HotKeyRouter;
+
 import java.io.Serializable;
 
 /**
@@ -138,6 +142,54 @@ public interface KeyRouter extends Serializable {
    */
   int keylessPartition(int numPartitions);
 
+  /**
+   * Returns the partition of a keyless message when only {@code available} partitions can take it
+   * now (Kafka: those with a leader). With no partition available: {@link #keylessPartition(int)}.
+   * By default the router draws its keyless choice over all {@code numPartitions} (so a layered
+   * router keeps keyless messages in its shared range) again, up to {@code numPartitions} times in
+   * all, while its choice is not available; a {@link io.github.routingkit.router.HashRouter} picks
+   * among the available partitions directly.
+   *
+   * @return a partition in {@code [0, numPartitions)}
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   */
+  default int keylessPartition(int numPartitions, AvailablePartitions available) {
+    int p = keylessPartition(numPartitions);
+    if (available.count() == 0) {
+      return p;
+    }
+    for (int tries = 1; tries < numPartitions && !available.contains(p); tries++) {
+      p = keylessPartition(numPartitions);
+    }
+    return p;
+  }
+
   /** Returns the policy this router applies to keyless messages. */
   KeylessPolicy keylessPolicy();
+
+  /**
+   * Returns the most memory, in bytes, this router's state may claim for hot-key detection,
+   * summed over its layers (0 without detection). Detectors are allocated when they first count a
+   * message, never at construction or deserialization; a composed router never claims more than
+   * {@value io.github.routingkit.router.hotkey.HotKeyRouter#MAX_MEMORY} bytes (64 MiB) in all.
+   * Per-partition load counters come on top (see {@code HotKeyRouter}).
+   */
+  default long claimedMemoryBytes() {
+    return 0;
+  }
+
+  /**
+   * Returns the partition of a client's message read through {@code view}: a text key as
+   * {@link #partition(CharSequence, byte[], int)}, key bytes as {@link #partition(byte[], byte[],
+   * int)} (the value is read only if {@link #needsValue()}), no key by the keyless policy. Routers
+   * that read more of the message (a versioned router taking its version from a header) override
+   * it. Adapters call only this, so they never need to know how the router is composed.
+   *
+   * @param <M> the client's message type
+   * @return a partition in {@code [0, numPartitions)}
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   */
+  default <M> int partitionOf(M message, MessageView<M> view, int numPartitions) {
+    return MessageRouting.route(this, message, view, numPartitions);
+  }
 }

@@ -18,7 +18,7 @@ public enum KeylessPolicy {
    */
   ROUND_ROBIN("round-robin") {
     @Override
-    Chooser newChooser() {
+    public Chooser newChooser() {
       return new RoundRobin(1);
     }
   },
@@ -36,7 +36,7 @@ public enum KeylessPolicy {
    */
   STICKY("sticky") {
     @Override
-    Chooser newChooser() {
+    public Chooser newChooser() {
       return new RoundRobin(STICKY_RUN);
     }
   },
@@ -47,7 +47,7 @@ public enum KeylessPolicy {
    */
   RANDOM("random") {
     @Override
-    Chooser newChooser() {
+    public Chooser newChooser() {
       return numPartitions -> ThreadLocalRandom.current().nextInt(numPartitions);
     }
   };
@@ -89,12 +89,20 @@ public enum KeylessPolicy {
     return sb.append(']').toString();
   }
 
-  /** Creates the (possibly stateful) chooser that carries out this policy for one router. */
-  abstract Chooser newChooser();
+  /**
+   * Creates the chooser that carries out this policy for one router: a new round-robin counter for
+   * {@link #ROUND_ROBIN} and {@link #STICKY}, a stateless chooser for {@link #RANDOM}. Thread-safe.
+   */
+  public abstract Chooser newChooser();
 
-  /** Chooses a partition in {@code [0, numPartitions)}; {@code numPartitions} already checked. */
+  /** Carries out a keyless policy for one router; safe for concurrent use. */
   @FunctionalInterface
-  interface Chooser {
+  public interface Chooser {
+    /**
+     * Returns a partition in {@code [0, numPartitions)}.
+     *
+     * @param numPartitions the number of partitions to choose from, already checked to be at least 1
+     */
     int choose(int numPartitions);
   }
 

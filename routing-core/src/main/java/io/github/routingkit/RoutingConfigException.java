@@ -11,6 +11,7 @@ public final class RoutingConfigException extends IllegalArgumentException {
   private final String property;
   private final transient Object value;
   private final String rule;
+  private final transient java.util.List<RoutingConfigException> problems;
 
   /**
    * Creates the exception.
@@ -24,6 +25,53 @@ public final class RoutingConfigException extends IllegalArgumentException {
     this.property = property;
     this.value = value;
     this.rule = rule;
+    this.problems = java.util.List.of(this);
+  }
+
+  private RoutingConfigException(RoutingConfigException first, String rule,
+      java.util.List<RoutingConfigException> problems) {
+    super(render(first.property) + " value was '" + render(first.value) + "', " + rule);
+    this.property = first.property;
+    this.value = first.value;
+    this.rule = rule;
+    this.problems = java.util.List.copyOf(problems);
+  }
+
+  /**
+   * Returns one exception reporting every problem of a configuration at once: the first problem's
+   * property and value, and a rule that is the first one's followed by every other problem's
+   * message ({@code "... (and 2 more problems: routing.x value was 'y', ...; ...)"}), so adapters
+   * that translate property, value and rule (Kafka's {@code ConfigException}) show them all.
+   *
+   * @throws IllegalArgumentException if {@code problems} is empty
+   */
+  public static RoutingConfigException of(java.util.List<RoutingConfigException> problems) {
+    if (problems.isEmpty()) {
+      throw new IllegalArgumentException("no problems");
+    }
+    RoutingConfigException first = problems.get(0);
+    if (problems.size() == 1) {
+      return first;
+    }
+    StringBuilder rule = new StringBuilder(first.rule).append(" (and ")
+        .append(problems.size() - 1).append(problems.size() == 2 ? " more problem: " : " more problems: ");
+    for (int i = 1; i < problems.size(); i++) {
+      rule.append(i > 1 ? "; " : "").append(problems.get(i).getMessage());
+    }
+    RoutingConfigException all = new RoutingConfigException(first, rule.append(')').toString(),
+        problems);
+    for (int i = 1; i < problems.size(); i++) {
+      all.addSuppressed(problems.get(i));
+    }
+    return all;
+  }
+
+  /**
+   * Returns every problem this exception reports, in the order found: just this one, unless it was
+   * made by {@link #of} from several. Empty after deserialization.
+   */
+  public java.util.List<RoutingConfigException> problems() {
+    return problems == null ? java.util.List.of() : problems;
   }
 
   /** The longest value shown in the message; longer values are cut in the middle. */

@@ -1,5 +1,11 @@
 package io.github.routingkit;
 
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.router.hotkey.HotKeyRouter;
+import io.github.routingkit.router.segment.SegmentRouter;
+import io.github.routingkit.router.version.VersionedRouter;
+
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,20 +37,20 @@ class AllocationTest {
       keys[i] = ((i % 3 == 0 ? "order:" : i % 3 == 1 ? "v2|payment:" : "x") + i).getBytes(UTF_8);
     }
     List<KeyRouter> routers = List.of(
-        HashRouter.librdkafkaDefault(), HashRouter.saramaDefault(), HashRouter.consistent(),
-        HashRouter.consistentJumpBack(),
+        Routers.librdkafkaDefault(), Routers.saramaDefault(), Routers.consistent(),
+        Routers.consistentJumpBack(),
         HashRouter.of(HashScheme.LIBRDKAFKA_FNV1A, KeylessPolicy.RANDOM),
-        SegmentRouter.builder(HashRouter.consistent()).weights("order:2,payment:1,*:1")
+        SegmentRouter.builder(Routers.consistent()).weights("order:2,payment:1,*:1")
             .exclusive("payment").build(),
-        VersionedRouter.builder().generation("v1", HashRouter.kafkaDefault(), 12)
-            .generation("v2", HashRouter.consistent(), 0).defaultVersion("v1").build(),
-        HotKeyRouter.builder(HashRouter.kafkaDefault()).hotKeys(List.of("order:3"))
+        VersionedRouter.builder().generation("v1", Routers.kafkaDefault(), 12)
+            .generation("v2", Routers.consistent(), 0).defaultVersion("v1").build(),
+        HotKeyRouter.builder(Routers.kafkaDefault()).hotKeys(List.of("order:3"))
             .choice(HotKeyRouter.Choice.VALUE_HASH).build(),
-        HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true).threshold(0.05).build(),
-        HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true).threshold(0.05).sample(8)
+        HotKeyRouter.builder(Routers.kafkaDefault()).detect(true).threshold(0.05).build(),
+        HotKeyRouter.builder(Routers.kafkaDefault()).detect(true).threshold(0.05).sample(8)
             .build(),
         // hot keys inside segments of different sizes: per-size counters, no churn
-        SegmentRouter.builder(HotKeyRouter.builder(HashRouter.kafkaDefault())
+        SegmentRouter.builder(HotKeyRouter.builder(Routers.kafkaDefault())
             .hotKeys(List.of("order:3", "x5")).build())
             .ranges("order:0-5,v2|payment:6-8").build());
     long id = Thread.currentThread().getId();
@@ -91,7 +97,7 @@ class AllocationTest {
     }
     int[] counts = {12, 24, 7, 64, 100, 36, 9, 1000};
     assertThat(counts).hasSize(SegmentRouter.MEMO_SIZE);
-    KeyRouter r = SegmentRouter.builder(HashRouter.kafkaDefault()).weights("order:2,payment:1,*:1")
+    KeyRouter r = SegmentRouter.builder(Routers.kafkaDefault()).weights("order:2,payment:1,*:1")
         .exclusive("payment").build();
     long id = Thread.currentThread().getId();
     int sink = 0;
@@ -121,7 +127,7 @@ class AllocationTest {
     com.sun.management.ThreadMXBean mx = allocationCounter();
     byte[] hot = "order:3".getBytes(UTF_8);
     byte[] cold = "x5".getBytes(UTF_8);
-    KeyRouter r = HotKeyRouter.builder(HashRouter.kafkaDefault()).hotKeys(List.of("order:3"))
+    KeyRouter r = HotKeyRouter.builder(Routers.kafkaDefault()).hotKeys(List.of("order:3"))
         .build();
     int[] counts = {12, 16, 80, 144};
     long id = Thread.currentThread().getId();

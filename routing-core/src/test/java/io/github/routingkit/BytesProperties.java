@@ -1,5 +1,7 @@
 package io.github.routingkit;
 
+import io.github.routingkit.internal.Bytes;
+
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
 import io.github.routingkit.property.RoutingGen;

@@ -5,18 +5,18 @@ import java.util.List;
 import java.util.Random;
 
 /** Keys that break routers, and the partition counts each key is checked at. */
-final class EdgeKeys {
+public final class EdgeKeys {
   private EdgeKeys() {}
 
   /** Strings whose {@code hashCode()} is {@link Integer#MIN_VALUE} (Math.abs stays negative). */
-  static final List<String> MIN_VALUE_HASH_CODE =
+  public static final List<String> MIN_VALUE_HASH_CODE =
       List.of("polygenelubricants", "GydZG_", "DESIGNING WORKHOUSES");
 
   /** 1 MiB. */
-  static final int MIB = 1 << 20;
+  public static final int MIB = 1 << 20;
 
   /** Text edge cases: empty, CJK, emoji (surrogate pairs), unpaired surrogates, MIN_VALUE hashCode. */
-  static List<String> strings() {
+  public static List<String> strings() {
     List<String> keys = new ArrayList<>(List.of(
         "",
         " ",
@@ -48,7 +48,7 @@ final class EdgeKeys {
   }
 
   /** A 1 MiB ASCII key (as a String of 2^20 chars). */
-  static String mibAscii() {
+  public static String mibAscii() {
     StringBuilder sb = new StringBuilder(MIB);
     Random r = new Random(1);
     while (sb.length() < MIB) {
@@ -58,7 +58,7 @@ final class EdgeKeys {
   }
 
   /** About 1 MiB of mixed text: ASCII, 2-, 3- and 4-byte UTF-8 and a few unpaired surrogates. */
-  static String mibMixed() {
+  public static String mibMixed() {
     StringBuilder sb = new StringBuilder(MIB);
     Random r = new Random(2);
     while (sb.length() < MIB / 2) {
@@ -68,14 +68,14 @@ final class EdgeKeys {
   }
 
   /** 1 MiB of random bytes. */
-  static byte[] mibBytes() {
+  public static byte[] mibBytes() {
     byte[] b = new byte[MIB];
     new Random(3).nextBytes(b);
     return b;
   }
 
   /** A random UTF-16 string of {@code len} chars biased towards the awkward ranges. */
-  static String randomString(Random r, int len) {
+  public static String randomString(Random r, int len) {
     char[] c = new char[len];
     for (int i = 0; i < len; i++) {
       c[i] = randomChar(r);
@@ -104,7 +104,7 @@ final class EdgeKeys {
    * Partition counts to check key number {@code i} at: two that sweep 1..1000 as {@code i} grows
    * (so every count is checked on many keys) and a few fixed ones.
    */
-  static int[] countsFor(long i) {
+  public static int[] countsFor(long i) {
     return new int[] {
         (int) (1 + i % 1000),
         (int) (1 + (i * 7919 + 13) % 1000),

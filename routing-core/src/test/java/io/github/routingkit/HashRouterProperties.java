@@ -1,5 +1,11 @@
 package io.github.routingkit;
 
+
+import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.placement.Placement;
+import io.github.routingkit.router.HashRouter;
+
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
 import io.github.routingkit.property.RoutingGen;
@@ -127,7 +133,7 @@ class HashRouterProperties {
 
   @Test
   void badSlicesThrowIndexOutOfBounds() {
-    HashRouter router = HashRouter.kafkaDefault();
+    HashRouter router = Routers.kafkaDefault();
     byte[] key = new byte[4];
     assertThatThrownBy(() -> router.partition(key, -1, 2, 3))
         .isInstanceOf(IndexOutOfBoundsException.class);
@@ -142,7 +148,7 @@ class HashRouterProperties {
   /** A tampered serialized router is rejected, not silently rebuilt with another scheme. */
   @Test
   void corruptSerializedRouterIsRejected() throws IOException {
-    byte[] bytes = serialize(HashRouter.pulsarMurmur3());
+    byte[] bytes = serialize(Routers.pulsarMurmur3());
     replace(bytes, "PULSAR_MURMUR3", "PULSAR_MURMURX");
     assertThatThrownBy(() -> deserialize(bytes)).isInstanceOf(InvalidObjectException.class)
         .hasMessageContaining("PULSAR_MURMURX");

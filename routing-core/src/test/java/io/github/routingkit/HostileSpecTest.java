@@ -1,5 +1,9 @@
 package io.github.routingkit;
 
+import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.router.segment.SegmentRouter;
+
 import static io.github.routingkit.TestSerialization.deserialize;
 import static io.github.routingkit.TestSerialization.serialize;
 

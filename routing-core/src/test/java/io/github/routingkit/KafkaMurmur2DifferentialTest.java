@@ -1,5 +1,8 @@
 package io.github.routingkit;
 
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.router.HashRouter;
+
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -11,7 +14,7 @@ import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link HashScheme#KAFKA_MURMUR2} and {@link HashRouter#kafkaDefault()} against the real
+ * {@link HashScheme#KAFKA_MURMUR2} and {@link Routers#kafkaDefault()} against the real
  * kafka-clients 4.1.1 code: {@code Utils.murmur2}, {@code Utils.toPositive} and
  * {@code BuiltInPartitioner.partitionForKey} (the function {@code KafkaProducer} calls on its keyed
  * path when no {@code partitioner.class} is set). Every key is checked as {@code byte[]}, as an
@@ -19,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * {@code getBytes(UTF_8)}), at the partition counts of {@link EdgeKeys#countsFor}.
  */
 class KafkaMurmur2DifferentialTest {
-  private static final HashRouter ROUTER = HashRouter.kafkaDefault();
+  private static final HashRouter ROUTER = Routers.kafkaDefault();
 
   /** Scratch for the (offset, length) path: the key surrounded by random bytes. */
   private final Random random = new Random(42);

@@ -1,5 +1,9 @@
 package io.github.routingkit;
 
+import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.router.HashRouter;
+
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
 import io.github.routingkit.property.RoutingGen;
@@ -41,7 +45,7 @@ class KeylessProperties {
   @Test
   void roundRobinIsBalancedWithinOneUnder8Threads() {
     Property.check(40, Gen.ints(1, 1000), Gen.ints(0, 3000), Gen.ints(0, THREADS - 1), (n, perThread, extraThreads) -> {
-      KeyRouter router = HashRouter.kafkaDefault(); // round-robin keyless
+      KeyRouter router = Routers.kafkaDefault(); // round-robin keyless
       AtomicLongArray counts = new AtomicLongArray(n);
       CountDownLatch start = new CountDownLatch(1);
       List<Future<?>> done = new ArrayList<>();
@@ -150,7 +154,7 @@ class KeylessProperties {
 
   @Test
   void freshRoundRobinStartsAtZeroAndCycles() {
-    KeyRouter router = HashRouter.kafkaDefault();
+    KeyRouter router = Routers.kafkaDefault();
     for (int i = 0; i < 25; i++) {
       assertThat(router.keylessPartition(7)).isEqualTo(i % 7);
     }
@@ -185,7 +189,7 @@ class KeylessProperties {
   @Test
   void keylessTrafficDoesNotMoveKeys() {
     Property.check(200, Gen.bytes(0, 255), Gen.ints(1, 1000), Gen.ints(0, 50), (key, n, keyless) -> {
-      KeyRouter router = HashRouter.pulsarDefault();
+      KeyRouter router = Routers.pulsarDefault();
       int before = router.partition(key, n);
       for (int i = 0; i < keyless; i++) {
         router.keylessPartition(n);

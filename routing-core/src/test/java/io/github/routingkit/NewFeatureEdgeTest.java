@@ -1,5 +1,12 @@
 package io.github.routingkit;
 
+import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.internal.Bytes;
+import io.github.routingkit.placement.Placement;
+import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.router.hotkey.HotKeyRouter;
+import io.github.routingkit.router.segment.SegmentRouter;
+
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -34,12 +41,12 @@ class NewFeatureEdgeTest {
     int s = 1024;
     long min = (long) (2 * Math.ceil(100 / t) * s);
     assertThat((double) (min - 1)).isEqualTo((double) min); // the rounding the old check fell for
-    assertThatThrownBy(() -> HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true)
+    assertThatThrownBy(() -> HotKeyRouter.builder(Routers.kafkaDefault()).detect(true)
         .threshold(t).sample(s).window(min - 1).build())
         .isInstanceOf(RoutingConfigException.class)
         .hasMessage("routing.hotkey.window value was '" + (min - 1)
             + "', must be at least 200 * sample / threshold = " + min + " messages");
-    assertThat(HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true)
+    assertThat(HotKeyRouter.builder(Routers.kafkaDefault()).detect(true)
         .threshold(t).sample(s).window(min).build().toString()).contains("window=" + min);
   }
 
@@ -48,7 +55,7 @@ class NewFeatureEdgeTest {
   void defaultWindowOfExactly2To63IsReported() {
     double t = 100 / 0x1p62;
     assertThat(2 * Math.ceil(100 / t)).isEqualTo(0x1p63);
-    assertThatThrownBy(() -> HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true)
+    assertThatThrownBy(() -> HotKeyRouter.builder(Routers.kafkaDefault()).detect(true)
         .threshold(t).build())
         .isInstanceOf(RoutingConfigException.class)
         .hasMessage("routing.hotkey.window value was '100000', must be at least 200 / threshold"
@@ -62,11 +69,11 @@ class NewFeatureEdgeTest {
   @Test
   void tinyThresholdWithLongWindowBuildsAndRoutes() {
     for (int s : new int[] {1, 8, 1024}) {
-      HotKeyRouter r = HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true)
+      HotKeyRouter r = HotKeyRouter.builder(Routers.kafkaDefault()).detect(true)
           .threshold(1e-10).window(Long.MAX_VALUE).sample(s).build();
       byte[] k = "k".getBytes(UTF_8);
       for (int i = 0; i < 5000; i++) {
-        assertThat(r.partition(k, 7)).isEqualTo(HashRouter.kafkaDefault().partition(k, 7));
+        assertThat(r.partition(k, 7)).isEqualTo(Routers.kafkaDefault().partition(k, 7));
       }
     }
     RoutingSpec spec = RoutingSpec.parse("routing.hotkey.detect=true, routing.hotkey.sample=1024,"
@@ -90,9 +97,9 @@ class NewFeatureEdgeTest {
     }
     for (int n : new int[] {0, -1, Integer.MIN_VALUE}) {
       assertThatThrownBy(() -> Placement.jumpBack(1, n)).isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> HashRouter.consistentJumpBack().partition(new byte[1], n))
+      assertThatThrownBy(() -> Routers.consistentJumpBack().partition(new byte[1], n))
           .isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> HashRouter.consistentJumpBack().partition(new byte[1], 0, 1, n))
+      assertThatThrownBy(() -> Routers.consistentJumpBack().partition(new byte[1], 0, 1, n))
           .isInstanceOf(IllegalArgumentException.class);
     }
   }
@@ -163,7 +170,7 @@ class NewFeatureEdgeTest {
   @Test
   void serializationSampled() throws Exception {
     for (int s : new int[] {2, 8, 1024}) {
-      HotKeyRouter r = HotKeyRouter.builder(HashRouter.consistentJumpBack()).detect(true).sample(s)
+      HotKeyRouter r = HotKeyRouter.builder(Routers.consistentJumpBack()).detect(true).sample(s)
           .hotKeys(List.of("a", "", "ü")).choice(HotKeyRouter.Choice.VALUE_HASH).build();
       HotKeyRouter c = TestSerialization.roundTrip(r);
       assertThat(c.toString()).isEqualTo(r.toString());
@@ -184,7 +191,7 @@ class NewFeatureEdgeTest {
     for (int len = 0; len <= 20; len++) {
       byte[] hot = new byte[len];
       rnd.nextBytes(hot);
-      HotKeyRouter r = HotKeyRouter.builder(HashRouter.kafkaDefault()).detect(true).sample(8)
+      HotKeyRouter r = HotKeyRouter.builder(Routers.kafkaDefault()).detect(true).sample(8)
           .threshold(0.2).window(100_000).build();
       // one hot key among many cold ones
       for (int i = 0; i < 60_000; i++) {
@@ -264,7 +271,7 @@ class NewFeatureEdgeTest {
    */
   @Test
   void concurrentSampled() throws Exception {
-    HashRouter inner = HashRouter.consistentJumpBack();
+    HashRouter inner = Routers.consistentJumpBack();
     HotKeyRouter r = HotKeyRouter.builder(inner).detect(true).sample(16).threshold(0.05)
         .hotKeys(List.of("conf")).candidates(4).build();
     byte[] hotD = "detected-hot".getBytes(UTF_8);
@@ -304,14 +311,14 @@ class NewFeatureEdgeTest {
   /** 8 threads over 24 partition counts (3 times the layout cache): layouts never mix up. */
   @Test
   void segmentMemoConcurrent() throws Exception {
-    SegmentRouter seg = SegmentRouter.builder(HashRouter.consistentJumpBack())
+    SegmentRouter seg = SegmentRouter.builder(Routers.consistentJumpBack())
         .weights("a:3,b:1,*:2").exclusive("a").build();
     int[] ns = new int[24];
     for (int i = 0; i < ns.length; i++) {
       ns[i] = 6 + i * 5;
     }
     Map<Integer, Map<String, List<Integer>>> expect = new HashMap<>();
-    SegmentRouter fresh = SegmentRouter.builder(HashRouter.consistentJumpBack())
+    SegmentRouter fresh = SegmentRouter.builder(Routers.consistentJumpBack())
         .weights("a:3,b:1,*:2").exclusive("a").build();
     for (int n : ns) {
       expect.put(n, fresh.layout(n));
@@ -357,7 +364,7 @@ class NewFeatureEdgeTest {
   @Test
   void configuredEmptyAndLongKeysStayOnCandidates() {
     for (int s : new int[] {1, 2, 1024}) {
-      HotKeyRouter r = HotKeyRouter.builder(HashRouter.consistentJumpBack()).detect(true).sample(s)
+      HotKeyRouter r = HotKeyRouter.builder(Routers.consistentJumpBack()).detect(true).sample(s)
           .hotKeys(List.of("", "abcdefghijklmnopqrst")).build();
       for (String k : List.of("", "abcdefghijklmnopqrst")) {
         byte[] kb = k.getBytes(UTF_8);
@@ -381,7 +388,7 @@ class NewFeatureEdgeTest {
   /** candidates() ran out of memory for candidates=all at Integer.MAX_VALUE partitions. */
   @Test
   void candidatesRejectCountsAHotKeyCannotBeRoutedOver() {
-    HotKeyRouter router = HotKeyRouter.builder(HashRouter.kafkaDefault())
+    HotKeyRouter router = HotKeyRouter.builder(Routers.kafkaDefault())
         .hotKeys(java.util.List.of("k")).candidates(HotKeyRouter.ALL).build();
     byte[] key = "k".getBytes(java.nio.charset.StandardCharsets.UTF_8);
     org.assertj.core.api.Assertions.assertThatThrownBy(

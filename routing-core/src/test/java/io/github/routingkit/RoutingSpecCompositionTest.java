@@ -1,5 +1,11 @@
 package io.github.routingkit;
 
+import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.placement.Placement;
+import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.router.version.VersionedRouter;
+
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,7 +24,7 @@ class RoutingSpecCompositionTest {
   void defaultsAreUnchanged() {
     RoutingSpec d = RoutingSpec.parse(Map.of());
     assertThat(d).isEqualTo(RoutingSpec.defaults());
-    assertThat(d.keyRouter()).isEqualTo(HashRouter.kafkaDefault());
+    assertThat(d.keyRouter()).isEqualTo(Routers.kafkaDefault());
     assertThat(RoutingSpec.parse(d.toString())).isEqualTo(d);
     assertThat(d.toString()).isEqualTo(
         "routing.keyless=round-robin, routing.scheme=kafka-murmur2");
@@ -47,7 +53,7 @@ class RoutingSpecCompositionTest {
   void jumpBackPlacementParsesRoundTripsAndBuildsThePreset() {
     RoutingSpec s = RoutingSpec.parse("routing.scheme=xxh3-64, routing.placement=jump-back");
     assertThat(s.placement()).isEqualTo(Placement.JUMP_BACK);
-    assertThat(s.keyRouter()).isEqualTo(HashRouter.consistentJumpBack());
+    assertThat(s.keyRouter()).isEqualTo(Routers.consistentJumpBack());
     assertThat(s.toString()).isEqualTo(
         "routing.keyless=round-robin, routing.placement=jump-back, routing.scheme=xxh3-64");
     assertThat(RoutingSpec.parse(s.toString())).isEqualTo(s);

@@ -1,5 +1,9 @@
 package io.github.routingkit;
 
+
+import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.hash.HashScheme;
+
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
 import io.github.routingkit.property.RoutingGen;
@@ -62,7 +66,7 @@ class RoutingSpecProperties {
     assertThat(RoutingSpec.parse(new Properties())).isEqualTo(RoutingSpec.defaults());
     assertThat(RoutingSpec.defaults().scheme()).isEqualTo(HashScheme.KAFKA_MURMUR2);
     assertThat(RoutingSpec.defaults().keyless()).isEqualTo(KeylessPolicy.ROUND_ROBIN);
-    assertThat(RoutingSpec.defaults().keyRouter()).isEqualTo(HashRouter.kafkaDefault());
+    assertThat(RoutingSpec.defaults().keyRouter()).isEqualTo(Routers.kafkaDefault());
   }
 
   @Test

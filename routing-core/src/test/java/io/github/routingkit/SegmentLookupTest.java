@@ -1,5 +1,7 @@
 package io.github.routingkit;
 
+import io.github.routingkit.router.segment.SegmentRouter;
+
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * prefixes of each other, or are longer than a word must still be told apart exactly.
  */
 class SegmentLookupTest {
-  private final SegmentRouter router = SegmentRouter.builder(HashRouter.kafkaDefault())
+  private final SegmentRouter router = SegmentRouter.builder(Routers.kafkaDefault())
       .ranges("customer-alpha:0-1,customer-beta:2-3,customer:4,cust:5,ab:6,abc:7,x:8,"
           + "\u00fcber:9,customer-alphabet:10")
       .build();

@@ -1,5 +1,7 @@
 package io.github.routingkit;
 
+import io.github.routingkit.router.segment.SegmentRouter;
+
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
 import io.github.routingkit.property.RoutingGen;
@@ -20,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 class SegmentRouterTest {
 
-  static final KeyRouter MURMUR = HashRouter.kafkaDefault();
+  static final KeyRouter MURMUR = Routers.kafkaDefault();
 
   @Test
   void explicitRangesKeepTenantsInTheirRange() {

@@ -1,5 +1,9 @@
 package io.github.routingkit;
 
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.placement.Placement;
+import io.github.routingkit.router.HashRouter;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;

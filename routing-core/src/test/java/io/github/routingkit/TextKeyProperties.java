@@ -1,5 +1,9 @@
 package io.github.routingkit;
 
+import io.github.routingkit.router.hotkey.HotKeyRouter;
+import io.github.routingkit.router.segment.SegmentRouter;
+import io.github.routingkit.router.version.VersionedRouter;
+
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
 import io.github.routingkit.property.RoutingGen;
@@ -26,13 +30,13 @@ class TextKeyProperties {
   }
 
   private static final List<KeyRouter> ROUTERS = List.of(
-      HashRouter.librdkafkaDefault(), HashRouter.consistent(),
-      SegmentRouter.builder(HashRouter.consistent()).ranges("a:0-2,\u00fc:3-4,?:5").build(),
-      SegmentRouter.builder(HashRouter.librdkafkaDefault()).separator("?").weights("a:1,*:1")
+      Routers.librdkafkaDefault(), Routers.consistent(),
+      SegmentRouter.builder(Routers.consistent()).ranges("a:0-2,\u00fc:3-4,?:5").build(),
+      SegmentRouter.builder(Routers.librdkafkaDefault()).separator("?").weights("a:1,*:1")
           .build(),
-      VersionedRouter.builder().generation("a", HashRouter.kafkaDefault(), 0)
-          .generation("z\u20ac", HashRouter.consistent(), 0).defaultVersion("a").build(),
-      HotKeyRouter.builder(HashRouter.consistent()).hotKeys(List.of("a", "\u00fc:z", "?"))
+      VersionedRouter.builder().generation("a", Routers.kafkaDefault(), 0)
+          .generation("z\u20ac", Routers.consistent(), 0).defaultVersion("a").build(),
+      HotKeyRouter.builder(Routers.consistent()).hotKeys(List.of("a", "\u00fc:z", "?"))
           .choice(HotKeyRouter.Choice.VALUE_HASH).build());
 
   @Test

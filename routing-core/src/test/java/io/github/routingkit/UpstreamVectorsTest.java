@@ -1,5 +1,7 @@
 package io.github.routingkit;
 
+import io.github.routingkit.hash.HashScheme;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,7 @@
 package io.github.routingkit;
 
+import io.github.routingkit.router.version.VersionedRouter;
+
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
 import io.github.routingkit.property.RoutingGen;
@@ -19,15 +21,15 @@ class VersionedRouterTest {
 
   static VersionedRouter router() {
     return VersionedRouter.builder()
-        .generation("v1", HashRouter.kafkaDefault(), 12)
-        .generation("v2", HashRouter.consistent(), 0)
+        .generation("v1", Routers.kafkaDefault(), 12)
+        .generation("v2", Routers.consistent(), 0)
         .defaultVersion("v1").build();
   }
 
   @Test
   void untaggedKeysKeepTheDefaultGenerationWhenTheTopicGrows() {
     VersionedRouter r = router();
-    KeyRouter murmur = HashRouter.kafkaDefault();
+    KeyRouter murmur = Routers.kafkaDefault();
     for (int i = 0; i < 5000; i++) {
       byte[] k = ("order-" + i).getBytes(UTF_8);
       int p12 = murmur.partition(k, 12);
@@ -35,7 +37,7 @@ class VersionedRouterTest {
       assertThat(r.partition(k, 16)).as("old keys do not move when the topic grows").isEqualTo(p12);
       assertThat(r.partition(("v1|order-" + i).getBytes(UTF_8), 16)).isEqualTo(p12);
       assertThat(r.partition("v2|order-" + i, 16))
-          .isEqualTo(HashRouter.consistent().partition(k, 16));
+          .isEqualTo(Routers.consistent().partition(k, 16));
       // a prefix that names no generation is part of the key
       byte[] odd = ("v9|order-" + i).getBytes(UTF_8);
       assertThat(r.partition(odd, 16)).isEqualTo(murmur.partition(odd, 12));
@@ -45,65 +47,24 @@ class VersionedRouterTest {
   @Test
   void headerSourceAndErrors() {
     VersionedRouter r = VersionedRouter.builder()
-        .generation("v1", HashRouter.kafkaDefault(), 12)
-        .generation("v2", HashRouter.consistent(), 0)
+        .generation("v1", Routers.kafkaDefault(), 12)
+        .generation("v2", Routers.consistent(), 0)
         .defaultVersion("v1").source(VersionedRouter.Source.HEADER).build();
     byte[] k = "v2|x".getBytes(UTF_8);
-    assertThat(r.partition(k, 16)).isEqualTo(HashRouter.kafkaDefault().partition(k, 12));
-    assertThat(r.partition("v2", k, null, 16)).isEqualTo(HashRouter.consistent().partition(k, 16));
-    assertThat(r.partition(null, k, null, 16)).isEqualTo(HashRouter.kafkaDefault().partition(k, 12));
+    assertThat(r.partition(k, 16)).isEqualTo(Routers.kafkaDefault().partition(k, 12));
+    assertThat(r.partition("v2", k, null, 16)).isEqualTo(Routers.consistent().partition(k, 16));
+    assertThat(r.partition(null, k, null, 16)).isEqualTo(Routers.kafkaDefault().partition(k, 12));
     assertThatThrownBy(() -> r.partition("v3", k, null, 16))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'v3'");
     assertThatThrownBy(() -> r.partition(k, 8))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("generation 'v1' routes over 12 partitions but the topic has 8");
     assertThatThrownBy(() -> VersionedRouter.builder()
-        .generation("v1", HashRouter.kafkaDefault(), 0).defaultVersion("v0").build())
+        .generation("v1", Routers.kafkaDefault(), 0).defaultVersion("v0").build())
         .isInstanceOf(RoutingConfigException.class).hasMessageContaining("routing.version.default");
     assertThatThrownBy(() -> VersionedRouter.builder()
-        .generation("v|1", HashRouter.kafkaDefault(), 0).defaultVersion("v|1").build())
+        .generation("v|1", Routers.kafkaDefault(), 0).defaultVersion("v|1").build())
         .hasMessageContaining("must not contain the separator");
-  }
-
-  @Test
-  void migrationPlanOnTheRealSample() throws Exception {
-    List<String> sample = new ArrayList<>();
-    for (byte[] b : JumpPlacementTest.npmKeys()) {
-      sample.add(new String(b, UTF_8));
-    }
-    // a few messages per hot key: message fraction differs from key fraction
-    List<String> messages = new ArrayList<>(sample);
-    for (int i = 0; i < 50_000; i++) {
-      messages.add(sample.get(i % 10));
-    }
-    VersionedRouter.Generation m12 = new VersionedRouter.Generation("m12", HashRouter.kafkaDefault(), 12);
-    VersionedRouter.Generation m16 = new VersionedRouter.Generation("m16", HashRouter.kafkaDefault(), 16);
-    VersionedRouter.Generation j12 = new VersionedRouter.Generation("j12", HashRouter.consistent(), 12);
-    VersionedRouter.Generation j16 = new VersionedRouter.Generation("j16", HashRouter.consistent(), 16);
-    MigrationPlan modulo = MigrationPlan.of(messages, m12, m16, 16);
-    MigrationPlan jump = MigrationPlan.of(messages, j12, j16, 16);
-    System.out.println(modulo);
-    System.out.println(jump);
-    assertThat(modulo.distinctKeys()).isEqualTo(200_000);
-    assertThat(modulo.messages()).isEqualTo(250_000);
-    assertThat(modulo.movedKeyFraction()).isBetween(0.73, 0.77);
-    assertThat(jump.movedKeyFraction()).isBetween(0.24, 0.26);
-    assertThat(jump.movedKeys()).hasSize((int) Math.round(jump.movedKeyFraction() * 200_000));
-    for (String moved : jump.movedKeys().subList(0, 100)) {
-      int[] both = jump.dualWrite(moved.getBytes(UTF_8));
-      assertThat(both[0]).isNotEqualTo(both[1]);
-      assertThat(both[1]).isBetween(12, 15);
-    }
-    // the message fraction weighs the ten repeated keys by their traffic
-    long repeatedMoved = sample.subList(0, 10).stream().filter(jump.movedKeys()::contains).count();
-    double expected = (jump.movedKeys().size() + repeatedMoved * 5000.0) / 250_000;
-    assertThat(jump.movedMessageFraction()).isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-9));
-
-    VersionedRouter r = VersionedRouter.builder().generation("j12", HashRouter.consistent(), 12)
-        .generation("j16", HashRouter.consistent(), 0).defaultVersion("j12").build();
-    byte[] k = jump.movedKeys().get(0).getBytes(UTF_8);
-    assertThat(r.partitionsByGeneration(k, 16).values()).containsExactly(
-        jump.dualWrite(k)[0], jump.dualWrite(k)[1]);
   }
 
   @Test

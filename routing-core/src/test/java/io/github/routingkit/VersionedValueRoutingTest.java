@@ -1,5 +1,9 @@
 package io.github.routingkit;
 
+import io.github.routingkit.router.hotkey.HotKeyRouter;
+import io.github.routingkit.router.segment.SegmentRouter;
+import io.github.routingkit.router.version.VersionedRouter;
+
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,10 +20,10 @@ import org.junit.jupiter.api.Test;
 class VersionedValueRoutingTest {
   private static final List<String> HOT = List.of("order:1", "order:2", "x7");
 
-  private final KeyRouter hot = HotKeyRouter.builder(HashRouter.kafkaDefault()).hotKeys(HOT)
+  private final KeyRouter hot = HotKeyRouter.builder(Routers.kafkaDefault()).hotKeys(HOT)
       .choice(HotKeyRouter.Choice.VALUE_HASH).candidates(4).build();
   private final KeyRouter segmentedHot = SegmentRouter.builder(HotKeyRouter
-          .builder(HashRouter.consistent()).hotKeys(HOT).choice(HotKeyRouter.Choice.VALUE_HASH)
+          .builder(Routers.consistent()).hotKeys(HOT).choice(HotKeyRouter.Choice.VALUE_HASH)
           .build())
       .ranges("order:0-9").build();
   private final VersionedRouter router = VersionedRouter.builder()

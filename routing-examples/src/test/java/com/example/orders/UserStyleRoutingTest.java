@@ -1,11 +1,12 @@
 package com.example.orders;
 
+import io.github.routingkit.Routers;
+
 import static io.github.routingkit.testkit.RoutingAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.routingkit.HashRouter;
 import io.github.routingkit.KeyRouter;
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.testkit.AssignmentAssertions;
 import io.github.routingkit.testkit.DistributionReport;
 import io.github.routingkit.kafka.RoutingAssignor;
@@ -48,7 +49,7 @@ class UserStyleRoutingTest {
         .isThreadSafe()
         .survivesSerialization()
         // consumers and other producers use the Kafka default: we must agree with it
-        .agreesWith(HashRouter.kafkaDefault());
+        .agreesWith(Routers.kafkaDefault());
   }
 
   @Test

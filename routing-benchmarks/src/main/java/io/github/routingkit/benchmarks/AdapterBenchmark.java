@@ -1,6 +1,6 @@
 package io.github.routingkit.benchmarks;
 
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.kafka.RoutingPartitioner;
 import io.github.routingkit.pulsar.RoutingMessageRouter;
 import java.nio.ByteBuffer;

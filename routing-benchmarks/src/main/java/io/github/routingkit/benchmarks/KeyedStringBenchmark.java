@@ -1,7 +1,9 @@
 package io.github.routingkit.benchmarks;
 
-import io.github.routingkit.HashRouter;
-import io.github.routingkit.HashScheme;
+import io.github.routingkit.Routers;
+
+import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
 import java.nio.charset.StandardCharsets;
@@ -44,9 +46,9 @@ public class KeyedStringBenchmark {
 
   private KeyPool pool;
   private int next;
-  private final KeyRouter kafka = HashRouter.kafkaDefault();
+  private final KeyRouter kafka = Routers.kafkaDefault();
   private final KeyRouter murmur3 = HashRouter.of(HashScheme.PULSAR_MURMUR3, KeylessPolicy.ROUND_ROBIN);
-  private final KeyRouter javaString = HashRouter.pulsarDefault();
+  private final KeyRouter javaString = Routers.pulsarDefault();
 
   @Setup
   public void setUp() {

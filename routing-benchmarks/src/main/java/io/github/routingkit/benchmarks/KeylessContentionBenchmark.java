@@ -1,7 +1,9 @@
 package io.github.routingkit.benchmarks;
 
-import io.github.routingkit.HashRouter;
-import io.github.routingkit.HashScheme;
+import io.github.routingkit.Routers;
+
+import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +34,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class KeylessContentionBenchmark {
   private static final int PARTITIONS = 24;
 
-  private final KeyRouter roundRobin = HashRouter.kafkaDefault();
+  private final KeyRouter roundRobin = Routers.kafkaDefault();
   private final KeyRouter random = HashRouter.of(HashScheme.KAFKA_MURMUR2, KeylessPolicy.RANDOM);
 
   /** A typical hand-written partitioner: a shared counter and a field written on every call. */

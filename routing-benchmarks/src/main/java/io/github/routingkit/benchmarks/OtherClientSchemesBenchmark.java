@@ -1,7 +1,7 @@
 package io.github.routingkit.benchmarks;
 
-import io.github.routingkit.HashRouter;
-import io.github.routingkit.HashScheme;
+import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
 import java.nio.charset.StandardCharsets;

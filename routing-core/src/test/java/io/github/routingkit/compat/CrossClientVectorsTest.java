@@ -4,7 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.routingkit.KeyRouter;
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.compat.CrossClientVectors.Kind;
 import io.github.routingkit.compat.CrossClientVectors.Row;
 import java.nio.ByteBuffer;

@@ -1,6 +1,6 @@
 package io.github.routingkit.examples;
 
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.kafka.RoutingPartitioner;
 import java.time.Duration;
 import java.util.ArrayList;

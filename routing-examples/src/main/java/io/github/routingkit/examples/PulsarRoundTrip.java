@@ -1,6 +1,6 @@
 package io.github.routingkit.examples;
 
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.pulsar.PulsarRouting;
 import java.time.Duration;
 import java.util.ArrayList;

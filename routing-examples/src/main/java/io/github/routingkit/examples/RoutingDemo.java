@@ -1,6 +1,6 @@
 package io.github.routingkit.examples;
 
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.testbrokers.EmbeddedKafka;
 import io.github.routingkit.testbrokers.EmbeddedPulsar;
 import io.github.routingkit.kafka.RoutingPartitioner;

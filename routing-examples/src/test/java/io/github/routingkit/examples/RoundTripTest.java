@@ -3,7 +3,7 @@ package io.github.routingkit.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.routingkit.KeyRouter;
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

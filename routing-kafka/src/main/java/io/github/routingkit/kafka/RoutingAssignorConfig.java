@@ -1,6 +1,6 @@
 package io.github.routingkit.kafka;
 
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.assignment.AssignableTopic;
 import io.github.routingkit.assignment.GroupMember;
 import java.util.Collections;

@@ -1,9 +1,9 @@
 package io.github.routingkit.kafka;
 
-import io.github.routingkit.HashRouter;
+import io.github.routingkit.AvailablePartitions;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.RoutingConfigException;
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,10 +33,9 @@ import org.apache.kafka.common.config.ConfigException;
  * closely that follows upstream. Set {@code routing.keyless} to {@code round-robin},
  * {@code sticky} or {@code random} for routing-core's policies, which run over the
  * topic's <em>available</em> partitions (those with a leader) when there are any, else over all
- * partitions, like the former {@code RoundRobinPartitioner}. With segment or version layers the
- * router places keyless records over all {@code n} partitions (so they stay in the shared range
- * and never reach an exclusive segment), drawing again, up to {@code n} times, while its choice
- * has no leader. (An empty key is a key: it is hashed.)
+ * partitions, like the former {@code RoundRobinPartitioner}. With segment, hot-key or version layers
+ * the policy is the router's ({@link KeyRouter#keylessPartition(int, AvailablePartitions)}: segment
+ * and version layers keep keyless records in their shared range). (An empty key is a key: it is hashed.)
  *
  * <p>Returns a partition in {@code [0, n)}. Thread-safe: the producer may call it from any thread.
  */
@@ -49,6 +48,7 @@ public final class RoutingPartitioner implements Partitioner {
 
   private volatile KeyRouter router = RoutingSpec.defaults().keyRouter();
   private volatile RoutingSpec spec = RoutingSpec.defaults();
+  /** The default keyless policy, or null when routing.keyless names one of core's or layers are set. */
   private volatile BatchStickyKeyless batchSticky =
       new BatchStickyKeyless(BatchStickyKeyless.DEFAULT_BATCH_SIZE);
 
@@ -63,24 +63,25 @@ public final class RoutingPartitioner implements Partitioner {
   @Override
   public void configure(Map<String, ?> configs) {
     Object keyless = configs.get(RoutingSpec.KEYLESS);
-    BatchStickyKeyless sticky = null;
-    if (keyless == null || KAFKA_STICKY.equals(String.valueOf(keyless).trim())) {
+    boolean kafkaSticky = keyless == null || KAFKA_STICKY.equals(String.valueOf(keyless).trim());
+    if (kafkaSticky) {
       Map<String, Object> rest = new HashMap<>(configs);
       rest.remove(RoutingSpec.KEYLESS);
       configs = rest;
-      sticky = new BatchStickyKeyless(batchSize(configs.get(ProducerConfig.BATCH_SIZE_CONFIG)));
     }
     try {
       RoutingSpec parsed = RoutingSpec.parse(configs);
-      String source = parsed.toMap().get(RoutingSpec.VERSION_SOURCE);
-      if ("header".equals(source)) {
-        throw new RoutingConfigException(RoutingSpec.VERSION_SOURCE, source, "cannot be used with"
+      if (parsed.readsVersionFromHeader()) {
+        throw new RoutingConfigException(RoutingSpec.VERSION_SOURCE, "header", "cannot be used with"
             + " Kafka: a Partitioner receives no record headers, so every record would silently"
             + " take the default generation; use key-prefix");
       }
       this.router = parsed.keyRouter();
       this.spec = parsed;
-      this.batchSticky = sticky;
+      // layered specs keep their own keyless placement (shared range, exclusive segments)
+      this.batchSticky = kafkaSticky && !layered(parsed)
+          ? new BatchStickyKeyless(batchSize(configs.get(ProducerConfig.BATCH_SIZE_CONFIG)))
+          : null;
     } catch (RoutingConfigException e) {
       throw new ConfigException(e.property(), e.value(), e.rule());
     }
@@ -106,24 +107,21 @@ public final class RoutingPartitioner implements Partitioner {
     }
     List<PartitionInfo> available = cluster.availablePartitionsForTopic(topic);
     BatchStickyKeyless sticky = batchSticky;
-    if (sticky != null && router instanceof HashRouter) {
+    if (sticky != null) {
       return sticky.partition(topic, valueBytes == null ? 0 : valueBytes.length, available, n);
     }
-    if (available.isEmpty()) {
-      return router.keylessPartition(n);
+    return router.keylessPartition(n, new Available(available));
+  }
+
+  /** Whether the spec sets a segment, hot-key or version layer. */
+  private static boolean layered(RoutingSpec spec) {
+    for (String key : spec.toMap().keySet()) {
+      if (key.startsWith("routing.segment.") || key.startsWith("routing.hotkey.")
+          || key.startsWith("routing.version.")) {
+        return true;
+      }
     }
-    if (router instanceof HashRouter) {
-      return available.get(router.keylessPartition(available.size())).partition();
-    }
-    // A layered router (segments, versions) must place keyless records over the topic's real
-    // partition count: its layout for available.size() would be another topic's (keyless records
-    // leaking into an exclusive segment, or a range "beyond" the smaller count failing the send).
-    // Prefer an available partition among the router's own keyless choices.
-    int p = router.keylessPartition(n);
-    for (int tries = 1; tries < n && !isAvailable(available, p); tries++) {
-      p = router.keylessPartition(n);
-    }
-    return p;
+    return false;
   }
 
   /** The producer's batch.size as KafkaProducer reads it (an int), else the default. */
@@ -143,20 +141,30 @@ public final class RoutingPartitioner implements Partitioner {
 
   /**
    * Returns the {@code batch.size} the default keyless policy switches partitions at, or -1 when
-   * {@code routing.keyless} selects one of routing-core's policies.
+   * {@code routing.keyless} selects one of routing-core's policies or the spec has layers.
    */
   public int keylessBatchSize() {
     BatchStickyKeyless sticky = batchSticky;
     return sticky == null ? -1 : sticky.batchSize();
   }
 
-  private static boolean isAvailable(List<PartitionInfo> available, int partition) {
-    for (PartitionInfo pi : available) {
-      if (pi.partition() == partition) {
-        return true;
-      }
+  /** The topic's partitions with a leader, as core's keyless policy reads them. */
+  private static final class Available implements AvailablePartitions {
+    private final List<PartitionInfo> partitions;
+
+    Available(List<PartitionInfo> partitions) {
+      this.partitions = partitions;
     }
-    return false;
+
+    @Override
+    public int count() {
+      return partitions.size();
+    }
+
+    @Override
+    public int get(int index) {
+      return partitions.get(index).partition();
+    }
   }
 
   /** Returns the spec in force (the defaults until {@link #configure} is called). */

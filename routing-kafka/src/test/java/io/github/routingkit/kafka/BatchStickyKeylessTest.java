@@ -2,7 +2,7 @@ package io.github.routingkit.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

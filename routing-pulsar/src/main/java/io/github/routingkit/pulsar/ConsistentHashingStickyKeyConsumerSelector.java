@@ -1,6 +1,6 @@
 package io.github.routingkit.pulsar;
 
-import io.github.routingkit.HashScheme;
+import io.github.routingkit.hash.HashScheme;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,12 +1,11 @@
 package io.github.routingkit.pulsar;
 
 import io.github.routingkit.KeyRouter;
-import io.github.routingkit.RoutingSpec;
-import io.github.routingkit.VersionedRouter;
+import io.github.routingkit.MessageView;
+import io.github.routingkit.config.RoutingSpec;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.apache.pulsar.client.api.Message;
 import org.apache.pulsar.client.api.MessageRouter;
@@ -40,9 +39,6 @@ public final class RoutingMessageRouter implements MessageRouter {
 
   private final RoutingSpec spec;
   private final transient KeyRouter router;
-  // decided once, not per message: the router's structure never changes
-  private final transient VersionedRouter headerVersioned; // null unless versions come from a header
-  private final transient boolean needsValue;
 
   /**
    * Creates a router for the spec.
@@ -52,10 +48,6 @@ public final class RoutingMessageRouter implements MessageRouter {
   public RoutingMessageRouter(RoutingSpec spec) {
     this.spec = Objects.requireNonNull(spec, "spec");
     this.router = spec.keyRouter();
-    this.headerVersioned = router instanceof VersionedRouter
-        && ((VersionedRouter) router).source() == VersionedRouter.Source.HEADER
-        ? (VersionedRouter) router : null;
-    this.needsValue = router.needsValue();
   }
 
   /**
@@ -66,20 +58,35 @@ public final class RoutingMessageRouter implements MessageRouter {
    */
   @Override
   public int choosePartition(Message<?> msg, TopicMetadata topicMetadata) {
-    int n = topicMetadata.numPartitions();
-    VersionedRouter v = headerVersioned;
-    if (v != null) { // version in a message property
-      byte[] key = msg.hasKey() ? msg.getKey().getBytes(StandardCharsets.UTF_8) : null;
-      return v.partition(msg.getProperty(v.header()), key, v.needsValue() ? msg.getData() : null, n);
-    }
-    if (msg.hasKey()) {
-      // the payload is fetched only for routers that choose by it (value-hash hot keys)
-      return needsValue
-          ? router.partition(msg.getKey(), msg.getData(), n)
-          : router.partition(msg.getKey(), n);
-    }
-    return router.keylessPartition(n);
+    return router.partitionOf(msg, MESSAGE, topicMetadata.numPartitions());
   }
+
+  /**
+   * How core reads a Pulsar message: the key is its text ({@code getKey()}, what Pulsar's own
+   * routers hash), the value {@code getData()} (a copy, fetched only for routers that need it), a
+   * header a message property.
+   */
+  private static final MessageView<Message<?>> MESSAGE = new MessageView<>() {
+    @Override
+    public CharSequence keyText(Message<?> message) {
+      return message.hasKey() ? message.getKey() : null;
+    }
+
+    @Override
+    public byte[] keyBytes(Message<?> message) {
+      return null; // a Pulsar key is text: keyText covers every keyed message
+    }
+
+    @Override
+    public byte[] value(Message<?> message) {
+      return message.getData();
+    }
+
+    @Override
+    public String header(Message<?> message, String name) {
+      return message.getProperty(name);
+    }
+  };
 
   /** Returns the spec this router follows. */
   public RoutingSpec spec() {

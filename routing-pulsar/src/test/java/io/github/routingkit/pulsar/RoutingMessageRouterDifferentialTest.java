@@ -8,8 +8,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.github.routingkit.HashScheme;
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.config.RoutingSpec;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;

@@ -1,11 +1,12 @@
 package io.github.routingkit.pulsar;
 
+import io.github.routingkit.Routers;
+
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.routingkit.HashRouter;
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import java.lang.reflect.Proxy;
 import java.util.Map;
 import org.apache.pulsar.client.api.Message;
@@ -43,9 +44,9 @@ class RoutingMessageRouterStrategiesTest {
     for (int i = 0; i < 300; i++) {
       String key = "order-" + i;
       assertThat(router.choosePartition(message(key, Map.of(), null), SIXTEEN))
-          .isEqualTo(HashRouter.pulsarDefault().partition(key, 12));
+          .isEqualTo(Routers.pulsarDefault().partition(key, 12));
       assertThat(router.choosePartition(message(key, Map.of("routing-version", "v2"), null), SIXTEEN))
-          .isEqualTo(HashRouter.consistent().partition(key, 16));
+          .isEqualTo(Routers.consistent().partition(key, 16));
     }
     assertThatThrownBy(() -> router.choosePartition(
         message("k", Map.of("routing-version", "v7"), null), SIXTEEN))

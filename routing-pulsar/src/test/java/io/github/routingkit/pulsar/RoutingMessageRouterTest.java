@@ -1,5 +1,7 @@
 package io.github.routingkit.pulsar;
 
+import io.github.routingkit.Routers;
+
 import static io.github.routingkit.TestSerialization.deserialize;
 import static io.github.routingkit.TestSerialization.replace;
 import static io.github.routingkit.TestSerialization.roundTrip;
@@ -9,10 +11,10 @@ import io.github.routingkit.SampleKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.routingkit.HashRouter;
-import io.github.routingkit.HashScheme;
+import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.KeylessPolicy;
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import java.io.InvalidObjectException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -76,7 +78,7 @@ class RoutingMessageRouterTest {
   @Test
   void keyedRoutingEqualsTheCoreRouterOnTheKeyText() {
     RoutingMessageRouter kafkaLike = new RoutingMessageRouter(RoutingSpec.defaults());
-    HashRouter core = HashRouter.kafkaDefault();
+    HashRouter core = Routers.kafkaDefault();
     for (String key : RoutingMessageRouterDifferentialTest.edgeStrings()) {
       Message<byte[]> msg = RoutingMessageRouterDifferentialTest.keyed(key);
       for (int n = 1; n <= 1000; n += 37) {

@@ -1,8 +1,8 @@
 package io.github.routingkit.testkit;
 
 import io.github.routingkit.KeyRouter;
-import io.github.routingkit.stats.LoadStatistics;
-import io.github.routingkit.stats.PerfectHashBound;
+import io.github.routingkit.testkit.stats.LoadStatistics;
+import io.github.routingkit.testkit.stats.PerfectHashBound;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

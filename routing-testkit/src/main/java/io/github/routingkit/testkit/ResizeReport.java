@@ -1,10 +1,10 @@
 package io.github.routingkit.testkit;
 
-import io.github.routingkit.HashRouter;
-import io.github.routingkit.HashScheme;
+import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
-import io.github.routingkit.Placement;
+import io.github.routingkit.placement.Placement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,5 +1,7 @@
 package io.github.routingkit.testkit;
 
+import io.github.routingkit.Routers;
+
 import io.github.routingkit.KeyRouter;
 
 /**
@@ -13,7 +15,7 @@ import io.github.routingkit.KeyRouter;
  *     .staysInRange(1000)
  *     .isThreadSafe()
  *     .survivesSerialization()
- *     .agreesWith(HashRouter.kafkaDefault())
+ *     .agreesWith(Routers.kafkaDefault())
  *     .isBalancedOn(myKeys, 24, 1.1);
  * }</pre>
  *

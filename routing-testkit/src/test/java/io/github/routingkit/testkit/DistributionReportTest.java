@@ -1,9 +1,10 @@
 package io.github.routingkit.testkit;
 
+import io.github.routingkit.Routers;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.routingkit.HashRouter;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.testkit.DistributionReport.Verdict;
 import java.util.ArrayList;
@@ -12,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DistributionReportTest {
-  private static final KeyRouter KAFKA = HashRouter.kafkaDefault();
+  private static final KeyRouter KAFKA = Routers.kafkaDefault();
 
   /** A router that sends keys by their numeric value; lets tests place keys exactly. */
   /** A broken router: every key on partition 0. */

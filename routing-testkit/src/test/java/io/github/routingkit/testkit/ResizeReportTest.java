@@ -1,12 +1,14 @@
 package io.github.routingkit.testkit;
 
+import io.github.routingkit.Routers;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.github.routingkit.HashRouter;
-import io.github.routingkit.HashScheme;
-import io.github.routingkit.Placement;
+import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.placement.Placement;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -50,7 +52,7 @@ class ResizeReportTest {
 
   @Test
   void countsExactlyTheKeysThatChangePartition() {
-    HashRouter router = HashRouter.kafkaDefault();
+    HashRouter router = Routers.kafkaDefault();
     List<String> sample = keys(2_000);
     long expected = sample.stream()
         .filter(k -> router.partition(k, 6) != router.partition(k, 9)).count();

@@ -1,9 +1,11 @@
 package io.github.routingkit.testkit;
 
+import io.github.routingkit.Routers;
+
 import static io.github.routingkit.testkit.RoutingAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.routingkit.HashRouter;
+import io.github.routingkit.router.HashRouter;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
 import java.nio.charset.StandardCharsets;
@@ -141,7 +143,7 @@ class RouterAssertTest {
 
   @Test
   void thePresetRoutersPassEveryCheck() {
-    for (HashRouter router : List.of(HashRouter.kafkaDefault(), HashRouter.pulsarMurmur3())) {
+    for (HashRouter router : List.of(Routers.kafkaDefault(), Routers.pulsarMurmur3())) {
       assertThat(router)
           .isDeterministic()
           .staysInRange(200)
@@ -233,7 +235,7 @@ class RouterAssertTest {
 
   @Test
   void disagreementNamesKeyAndBothPartitions() {
-    assertThatThrownBy(() -> assertThat(HashRouter.pulsarDefault()).agreesWith(HashRouter.kafkaDefault()))
+    assertThatThrownBy(() -> assertThat(Routers.pulsarDefault()).agreesWith(Routers.kafkaDefault()))
         .isInstanceOf(AssertionFailedError.class)
         .hasMessageMatching("(?s).*disagrees with .*kafka-murmur2.*: key '.*' with \\d+ partitions"
             + " went to partition \\d+, the reference picks \\d+.*");
@@ -243,7 +245,7 @@ class RouterAssertTest {
   void imbalanceShowsTheReport() {
     List<String> keys = keys("k", 1000);
     keys.addAll(java.util.Collections.nCopies(1000, "hot"));
-    assertThatThrownBy(() -> assertThat(HashRouter.kafkaDefault()).isBalancedOn(keys, 8, 1.5))
+    assertThatThrownBy(() -> assertThat(Routers.kafkaDefault()).isBalancedOn(keys, 8, 1.5))
         .isInstanceOf(AssertionFailedError.class)
         .hasMessageContaining("not balanced: max/mean")
         .hasMessageContaining("'hot'")
@@ -263,7 +265,7 @@ class RouterAssertTest {
 
   @Test
   void excessiveMovementListsMovedKeys() {
-    assertThatThrownBy(() -> assertThat(HashRouter.kafkaDefault())
+    assertThatThrownBy(() -> assertThat(Routers.kafkaDefault())
         .movesAtMost(0.30, 12, 16, keys("order-", 5_000)))
         .isInstanceOf(AssertionFailedError.class)
         .hasMessageContaining("12 -> 16 partitions moved 7")
@@ -280,7 +282,7 @@ class RouterAssertTest {
         k -> k.contains("/") ? k.substring(0, k.indexOf('/')) : null;
     Map<String, Set<Integer>> exclusive = Map.of("vip", Set.of(0, 1));
     assertThat(new VipRouter()).isolatesTenants(keys, 12, tenantOf, exclusive);
-    assertThatThrownBy(() -> assertThat(HashRouter.kafkaDefault())
+    assertThatThrownBy(() -> assertThat(Routers.kafkaDefault())
         .isolatesTenants(keys, 12, tenantOf, exclusive))
         .isInstanceOf(AssertionFailedError.class)
         .hasMessageContaining("tenant not isolated: key 'vip/");

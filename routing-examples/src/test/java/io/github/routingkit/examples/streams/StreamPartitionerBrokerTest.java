@@ -2,7 +2,7 @@ package io.github.routingkit.examples.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.testbrokers.EmbeddedKafka;
 import io.github.routingkit.kafka.RoutingPartitioner;
 import io.github.routingkit.kafka.streams.RoutingStreamPartitioner;

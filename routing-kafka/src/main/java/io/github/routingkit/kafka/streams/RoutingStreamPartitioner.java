@@ -2,7 +2,7 @@ package io.github.routingkit.kafka.streams;
 
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.RoutingConfigException;
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;

@@ -3,7 +3,7 @@ package io.github.routingkit.kafka.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.kafka.RoutingPartitioner;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

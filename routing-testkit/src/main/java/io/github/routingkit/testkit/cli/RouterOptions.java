@@ -1,11 +1,11 @@
 package io.github.routingkit.testkit.cli;
 
-import io.github.routingkit.HashRouter;
-import io.github.routingkit.HashScheme;
+import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
-import io.github.routingkit.Placement;
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.placement.Placement;
+import io.github.routingkit.config.RoutingSpec;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,7 @@
 package io.github.routingkit.testkit.cli;
 
+import io.github.routingkit.Routers;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -105,7 +107,7 @@ class HostileCliTest {
     // before: OutOfMemoryError (Requested array size exceeds VM limit)
     org.assertj.core.api.Assertions.assertThatThrownBy(() ->
         io.github.routingkit.testkit.DistributionReport.builder(
-            io.github.routingkit.HashRouter.kafkaDefault(), Integer.MAX_VALUE))
+            io.github.routingkit.Routers.kafkaDefault(), Integer.MAX_VALUE))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2147483647");
   }
 

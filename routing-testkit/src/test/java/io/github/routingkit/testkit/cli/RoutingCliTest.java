@@ -1,9 +1,11 @@
 package io.github.routingkit.testkit.cli;
 
+import io.github.routingkit.Routers;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.routingkit.HashRouter;
-import io.github.routingkit.HashScheme;
+import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.hash.HashScheme;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -87,7 +89,7 @@ class RoutingCliTest {
 
   @Test
   void analyzeAgreesWithTheLibrary() {
-    HashRouter pulsar = HashRouter.pulsarMurmur3();
+    HashRouter pulsar = Routers.pulsarMurmur3();
     long[] expected = new long[7];
     for (int i = 0; i < 5000; i++) {
       expected[pulsar.partition("user-" + i, 7)]++;
@@ -102,7 +104,7 @@ class RoutingCliTest {
 
   @Test
   void placementJumpBackIsSelectableAndAgreesWithTheLibrary() {
-    HashRouter jumpBack = HashRouter.consistentJumpBack();
+    HashRouter jumpBack = Routers.consistentJumpBack();
     long[] expected = new long[7];
     for (int i = 0; i < 5000; i++) {
       expected[jumpBack.partition("user-" + i, 7)]++;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.pulsar.RoutingMessageRouter;
 import io.github.routingkit.testbrokers.EmbeddedKafka;
 import io.github.routingkit.testbrokers.EmbeddedPulsar;

@@ -1,0 +1,566 @@
+package io.github.routingkit.config;
+
+import static io.github.routingkit.config.RoutingSpec.*;
+
+import io.github.routingkit.KeylessPolicy;
+import io.github.routingkit.RoutingConfigException;
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.internal.Values;
+import io.github.routingkit.router.hotkey.HotKeyOptions;
+import io.github.routingkit.router.hotkey.HotKeyRouter;
+import io.github.routingkit.router.segment.SegmentDefinition;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * The one place that reads {@code routing.*} text: it turns properties or the string form into a
+ * {@link RoutingSpec}'s typed layers, names the property, the value and the rule of every problem,
+ * and reports all problems of a spec at once. It validates without building a router (no detector
+ * is allocated, no layout computed).
+ */
+final class RoutingSpecParser {
+  private RoutingSpecParser() {}
+
+  /**
+   * In the string form a new key=value pair starts with a dotted key (every routing.* key, and
+   * typos of one); "user=2" in "routing.hotkey.keys=user=1,user=2" continues the list value. A
+   * value that this rule would cut is written in double quotes ({@link #quote}).
+   */
+  static final Pattern PAIR_START =
+      Pattern.compile("^\\s*[A-Za-z0-9_\\-]*\\.[A-Za-z0-9_.\\-]*\\s*=.*", Pattern.DOTALL);
+
+  /** Keys whose value is one string, not a comma-separated list. */
+  private static final Set<String> SINGLE_VALUED = Set.of(SEGMENT_REGEX, SEGMENT_SEPARATOR,
+      VERSION_SEPARATOR, VERSION_HEADER);
+
+  /** The layers of a spec, typed and checked; null fields are layers that are not configured. */
+  record Layers(SegmentDefinition segments, HotKeyOptions hotKeys, List<Generation> generations,
+      String defaultVersion, String source, String separator, String header) {}
+
+  /** One parsed entry of {@value RoutingSpec#VERSION_GENERATIONS}; count 0 follows the topic. */
+  record Generation(String name, HashScheme scheme, PlacementMode placement, int count) {}
+
+  static RoutingSpec parse(Map<String, ?> config) {
+    List<RoutingConfigException> problems = new ArrayList<>();
+    HashScheme scheme = HashScheme.KAFKA_MURMUR2;
+    PlacementMode placementMode = PlacementMode.NATIVE;
+    KeylessPolicy keyless = KeylessPolicy.ROUND_ROBIN;
+    Map<String, String> layers = new TreeMap<>();
+    Map<String, Object> sorted = new TreeMap<>();
+    for (Map.Entry<String, ?> e : config.entrySet()) {
+      if (e.getKey() != null) { // a null key is no routing.* key: ignored like any other
+        sorted.put(e.getKey(), e.getValue());
+      }
+    }
+    for (Map.Entry<String, ?> e : sorted.entrySet()) {
+      String key = e.getKey();
+      if (!key.startsWith(PREFIX) || key.startsWith(ASSIGNOR_PREFIX)) {
+        continue;
+      }
+      Object raw = e.getValue();
+      String value = text(raw);
+      try {
+        switch (key) {
+          case SCHEME:
+            scheme = parseScheme(value, raw);
+            break;
+          case KEYLESS:
+            keyless = parseKeyless(value, raw);
+            break;
+          case PLACEMENT:
+            placementMode = PlacementMode.parse(PLACEMENT, value, raw);
+            break;
+          default:
+            if (!RoutingSpec.layerKeys().contains(key)) {
+              String near = nearest(key, knownProperties());
+              throw new RoutingConfigException(key, raw, "unknown property"
+                  + (near == null ? "" : " (did you mean " + near + "?)")
+                  + ", known routing properties are " + knownProperties());
+            }
+            if (value == null || value.isEmpty()) {
+              throw new RoutingConfigException(key, raw, "must not be empty");
+            }
+            layers.put(key, normalize(key, value));
+        }
+      } catch (RoutingConfigException ex) {
+        problems.add(ex);
+      }
+    }
+    if (!problems.isEmpty()) {
+      // the layers' own checks still run, so that one report lists every problem
+      try {
+        check(scheme, placementMode, layers);
+      } catch (RoutingConfigException ex) {
+        problems.addAll(ex.problems());
+      }
+      throw RoutingConfigException.of(problems);
+    }
+    return RoutingSpec.of(scheme, placementMode, keyless, layers);
+  }
+
+  /**
+   * A value as text: a Collection (Kafka's LIST config style) is a list value whose items are
+   * trimmed and joined by commas ([a, b] would otherwise be read as the items "[a" and "b]"); any
+   * other object its trimmed {@code toString()}.
+   */
+  private static String text(Object raw) {
+    if (raw == null) {
+      return null;
+    }
+    if (raw instanceof Collection<?> c) {
+      List<String> items = new ArrayList<>();
+      for (Object o : c) {
+        items.add(String.valueOf(o).trim());
+      }
+      return String.join(",", items).trim();
+    }
+    return raw.toString().trim();
+  }
+
+  /** Trims list items of list-valued properties, so equal specs print equally. */
+  static String normalize(String key, String value) {
+    return SINGLE_VALUED.contains(key) ? value : String.join(",", Values.items(value));
+  }
+
+  static RoutingSpec parse(String spec) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    String key = null;
+    StringBuilder value = null;
+    StringBuilder quoted = null; // an open double-quoted value
+    for (String part : spec.split(",", -1)) {
+      if (quoted != null) {
+        quoted.append(',').append(part);
+        if (closes(quoted)) {
+          put(map, key, unquote(key, quoted.toString().trim()));
+          key = null;
+          quoted = null;
+        }
+        continue;
+      }
+      if (part.isBlank()) {
+        continue;
+      }
+      if (value != null && !PAIR_START.matcher(part).matches()) {
+        value.append(',').append(part);
+        continue;
+      }
+      if (value != null) {
+        put(map, key, value.toString().trim());
+        value = null;
+      }
+      int eq = part.indexOf('=');
+      if (eq < 0) {
+        throw new RoutingConfigException(part.trim(), null, "must be written key=value");
+      }
+      key = part.substring(0, eq).trim();
+      String rest = part.substring(eq + 1);
+      if (!key.startsWith(PREFIX)) {
+        throw new RoutingConfigException(key, rest.trim(),
+            "unknown property, keys in a spec string must start with " + PREFIX);
+      }
+      if (rest.trim().startsWith("\"")) {
+        quoted = new StringBuilder(rest.trim());
+        if (closes(quoted)) {
+          put(map, key, unquote(key, quoted.toString().trim()));
+          quoted = null;
+        }
+        continue;
+      }
+      value = new StringBuilder(rest);
+    }
+    if (quoted != null) {
+      throw new RoutingConfigException(key, quoted.toString().trim(),
+          "must end its double-quoted value with an unescaped \"");
+    }
+    if (value != null) {
+      put(map, key, value.toString().trim());
+    }
+    return parse(map);
+  }
+
+  /** Whether trimmed {@code text}, which starts with a quote, ends with an unescaped closing one. */
+  private static boolean closes(CharSequence text) {
+    String t = text.toString().trim();
+    if (t.length() < 2 || t.charAt(t.length() - 1) != '"') {
+      return false;
+    }
+    int backslashes = 0;
+    for (int i = t.length() - 2; i >= 1 && t.charAt(i) == '\\'; i--) {
+      backslashes++;
+    }
+    return backslashes % 2 == 0;
+  }
+
+  private static String unquote(String key, String text) {
+    StringBuilder sb = new StringBuilder(text.length());
+    for (int i = 1; i < text.length() - 1; i++) {
+      char c = text.charAt(i);
+      if (c == '\\') {
+        char next = i + 1 < text.length() - 1 ? text.charAt(i + 1) : 0;
+        if (next != '\\' && next != '"') {
+          throw new RoutingConfigException(key, text,
+              "must escape only \\ and \" inside a double-quoted value");
+        }
+        sb.append(next);
+        i++;
+      } else if (c == '"') {
+        throw new RoutingConfigException(key, text,
+            "must escape a \" inside a double-quoted value as \\\"");
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Returns {@code value} as the string form writes it: as it is, or in double quotes (with
+   * {@code \\} and {@code \"} escaped) when the comma rule would read it differently: a comma
+   * followed by nothing, blanks, or text of the form {@code name.name=}, or a leading quote.
+   */
+  static String quote(String value) {
+    boolean plain = !value.startsWith("\"");
+    String[] parts = value.split(",", -1);
+    for (int i = 1; plain && i < parts.length; i++) {
+      plain = !parts[i].isBlank() && !PAIR_START.matcher(parts[i]).matches();
+    }
+    if (plain) {
+      return value;
+    }
+    return '"' + value.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+  }
+
+  private static void put(Map<String, Object> map, String key, String value) {
+    if (map.put(key, value) != null) {
+      throw new RoutingConfigException(key, value, "was already set earlier in the spec string");
+    }
+  }
+
+  private static HashScheme parseScheme(String value, Object raw) {
+    try {
+      return HashScheme.fromId(value);
+    } catch (IllegalArgumentException e) {
+      throw new RoutingConfigException(SCHEME, raw, "must be one of " + HashScheme.ids());
+    }
+  }
+
+  private static KeylessPolicy parseKeyless(String value, Object raw) {
+    try {
+      return KeylessPolicy.fromId(value);
+    } catch (IllegalArgumentException e) {
+      throw new RoutingConfigException(KEYLESS, raw, "must be one of " + KeylessPolicy.ids());
+    }
+  }
+
+  // --- checking the layers ------------------------------------------------------------------
+
+  /**
+   * Checks normalized layer properties against the scheme and placement and returns the typed
+   * layers.
+   *
+   * @throws RoutingConfigException reporting every problem found
+   */
+  static Layers check(HashScheme scheme, PlacementMode placementMode, Map<String, String> layers) {
+    Check c = new Check(layers);
+    SegmentDefinition segments = c.segments();
+    HotKeyOptions hotKeys = c.hotKeys();
+    List<Generation> generations = c.versions(scheme, placementMode);
+    if (hotKeys != null && generations != null) {
+      long total = (long) generations.size() * hotKeys.detectorMemoryBytes();
+      if (total > HotKeyRouter.MAX_MEMORY) {
+        c.problem(HOTKEY_MEMORY, layers.get(HOTKEY_MEMORY), "gives each of the "
+            + generations.size() + " generations a detector of " + hotKeys.detectorMemoryBytes()
+            + " bytes, " + total + " in all; the total must be at most " + HotKeyRouter.MAX_MEMORY
+            + " bytes (64 MiB)");
+      }
+    }
+    if (!c.problems.isEmpty()) {
+      throw RoutingConfigException.of(c.problems);
+    }
+    return new Layers(segments, hotKeys, generations, layers.get(VERSION_DEFAULT),
+        layers.getOrDefault(VERSION_SOURCE, "key-prefix"), layers.getOrDefault(VERSION_SEPARATOR, "|"),
+        layers.getOrDefault(VERSION_HEADER, "routing-version"));
+  }
+
+  /** One check of one spec: the layer properties and the problems found so far. */
+  private static final class Check {
+    final Map<String, String> layers;
+    final List<RoutingConfigException> problems = new ArrayList<>();
+
+    Check(Map<String, String> layers) {
+      this.layers = layers;
+    }
+
+    void problem(String key, Object value, String rule) {
+      problems.add(new RoutingConfigException(key, value, rule));
+    }
+
+    boolean has(String key) {
+      return layers.containsKey(key);
+    }
+
+    String get(String key) {
+      return layers.get(key);
+    }
+
+    void requires(String rule, String... options) {
+      for (String o : options) {
+        if (has(o)) {
+          problem(o, get(o), "has no effect unless " + rule);
+        }
+      }
+    }
+
+    SegmentDefinition segments() {
+      boolean enabled = has(SEGMENT_RANGES) || has(SEGMENT_WEIGHTS);
+      if (!enabled) {
+        requires(SEGMENT_RANGES + " or " + SEGMENT_WEIGHTS + " is set",
+            SEGMENT_EXCLUSIVE, SEGMENT_SEPARATOR, SEGMENT_REGEX);
+        return null;
+      }
+      try {
+        return SegmentDefinition.of(get(SEGMENT_RANGES), get(SEGMENT_WEIGHTS),
+            get(SEGMENT_EXCLUSIVE), get(SEGMENT_SEPARATOR), get(SEGMENT_REGEX));
+      } catch (RoutingConfigException e) {
+        problems.add(e);
+        return null;
+      }
+    }
+
+    HotKeyOptions hotKeys() {
+      int before = problems.size();
+      List<String> keys = List.of();
+      if (has(HOTKEY_KEYS)) {
+        Set<String> set = new LinkedHashSet<>();
+        for (String k : Values.items(get(HOTKEY_KEYS))) {
+          if (k.isEmpty()) {
+            problem(HOTKEY_KEYS, get(HOTKEY_KEYS), "must be a comma-separated list of non-empty keys");
+            break;
+          }
+          if (!set.add(k)) {
+            problem(HOTKEY_KEYS, get(HOTKEY_KEYS), "key '" + k + "' is listed twice");
+            break;
+          }
+        }
+        keys = List.copyOf(set);
+      }
+      boolean detect = false;
+      if (has(HOTKEY_DETECT)) {
+        detect = "true".equals(get(HOTKEY_DETECT));
+        if (!detect && !"false".equals(get(HOTKEY_DETECT))) {
+          problem(HOTKEY_DETECT, get(HOTKEY_DETECT), "must be true or false");
+        }
+      }
+      // every value is checked, also where its layer is off: a disabled option's own error
+      // is reported next to "has no effect"
+      double threshold = 0.01;
+      if (has(HOTKEY_THRESHOLD)) {
+        threshold = Values.parseDecimal(get(HOTKEY_THRESHOLD));
+        if (!(threshold > 0 && threshold <= 1)) {
+          problem(HOTKEY_THRESHOLD, get(HOTKEY_THRESHOLD), "must be a decimal share in (0, 1]");
+        }
+      }
+      int memory = 65536;
+      if (has(HOTKEY_MEMORY)) {
+        memory = Values.parseInt(get(HOTKEY_MEMORY), 1);
+        if (memory < 1) {
+          problem(HOTKEY_MEMORY, get(HOTKEY_MEMORY), "must be a positive number of bytes");
+        } else if (memory < HotKeyOptions.MIN_MEMORY || memory > HotKeyRouter.MAX_MEMORY) {
+          problem(HOTKEY_MEMORY, get(HOTKEY_MEMORY), "must be at least " + HotKeyOptions.MIN_MEMORY
+              + " bytes (16 counters) and at most " + HotKeyRouter.MAX_MEMORY + " bytes (64 MiB)");
+        }
+      }
+      long window = -1;
+      if (has(HOTKEY_WINDOW)) {
+        window = Values.parseLong(get(HOTKEY_WINDOW), 1);
+        if (window == Values.INVALID) {
+          problem(HOTKEY_WINDOW, get(HOTKEY_WINDOW), "must be a positive number of messages");
+        }
+      }
+      int sample = 1;
+      if (has(HOTKEY_SAMPLE)) {
+        sample = Values.parseInt(get(HOTKEY_SAMPLE), 1);
+        if (!HotKeyRouter.isValidSample(sample)) {
+          problem(HOTKEY_SAMPLE, get(HOTKEY_SAMPLE), HotKeyRouter.SAMPLE_RULE);
+        }
+      }
+      int candidates = 8;
+      if (has(HOTKEY_CANDIDATES)) {
+        String v = get(HOTKEY_CANDIDATES);
+        candidates = v.equals("all") ? HotKeyRouter.ALL : Values.parseInt(v, 2);
+        if (candidates < 2) {
+          problem(HOTKEY_CANDIDATES, v, "must be an integer of at least 2, or all");
+        }
+      }
+      HotKeyRouter.Choice choice = HotKeyRouter.Choice.LEAST_LOADED;
+      if (has(HOTKEY_CHOICE)) {
+        try {
+          choice = HotKeyRouter.Choice.fromId(get(HOTKEY_CHOICE), HOTKEY_CHOICE);
+        } catch (RoutingConfigException e) {
+          problems.add(e);
+        }
+      }
+      if (!detect) {
+        requires(HOTKEY_DETECT + "=true", HOTKEY_THRESHOLD, HOTKEY_MEMORY, HOTKEY_WINDOW,
+            HOTKEY_SAMPLE);
+      }
+      boolean enabled = has(HOTKEY_KEYS) || detect;
+      if (!enabled) {
+        requires(HOTKEY_KEYS + " is set or " + HOTKEY_DETECT + "=true", HOTKEY_CANDIDATES,
+            HOTKEY_CHOICE);
+        return null;
+      }
+      if (problems.size() > before) {
+        return null;
+      }
+      try {
+        return new HotKeyOptions(keys, detect, threshold, memory,
+            window > 0 ? window : HotKeyRouter.defaultWindow(threshold, sample), candidates,
+            choice, sample);
+      } catch (RoutingConfigException e) {
+        // the option's own message names the typed value; report the property's text
+        problems.add(new RoutingConfigException(e.property(),
+            layers.getOrDefault(e.property(), String.valueOf(e.value())), e.rule()));
+        return null;
+      }
+    }
+
+    List<Generation> versions(HashScheme scheme, PlacementMode placementMode) {
+      if (!has(VERSION_GENERATIONS)) {
+        requires(VERSION_GENERATIONS + " is set", VERSION_DEFAULT, VERSION_SOURCE,
+            VERSION_SEPARATOR, VERSION_HEADER);
+        return null;
+      }
+      String source = layers.getOrDefault(VERSION_SOURCE, "key-prefix");
+      if (!source.equals("key-prefix") && !source.equals("header")) {
+        problem(VERSION_SOURCE, source, "must be one of [key-prefix, header]");
+      }
+      // the key prefix and the header are alternatives: each one's option is inert for the other
+      if ("header".equals(source)) {
+        requires(VERSION_SOURCE + "=key-prefix", VERSION_SEPARATOR);
+      } else {
+        requires(VERSION_SOURCE + "=header", VERSION_HEADER);
+      }
+      if (scheme != HashScheme.KAFKA_MURMUR2) {
+        problem(SCHEME, scheme.id(), "cannot be combined with " + VERSION_GENERATIONS
+            + ", where each generation names its scheme");
+      }
+      if (placementMode != PlacementMode.NATIVE) {
+        problem(PLACEMENT, placementMode.id, "cannot be combined with " + VERSION_GENERATIONS
+            + ", where each generation names its placement");
+      }
+      String separator = layers.getOrDefault(VERSION_SEPARATOR, "|");
+      String spec = get(VERSION_GENERATIONS);
+      List<Generation> out = new ArrayList<>();
+      for (String item : Values.items(spec)) {
+        String[] f = item.split(":", -1);
+        if (f.length < 2 || f.length > 4 || f[0].isEmpty()) {
+          problem(VERSION_GENERATIONS, spec, "entry '" + item
+              + "' must be written name:scheme[:placement[:partitions|*]]");
+          continue;
+        }
+        String name = f[0];
+        HashScheme s;
+        try {
+          s = HashScheme.fromId(f[1]);
+        } catch (IllegalArgumentException e) {
+          problem(VERSION_GENERATIONS, spec, "generation '" + name + "' scheme '" + f[1]
+              + "' must be one of " + HashScheme.ids());
+          continue;
+        }
+        PlacementMode mode = PlacementMode.NATIVE;
+        if (f.length > 2) {
+          try {
+            mode = PlacementMode.parse(VERSION_GENERATIONS, f[2], spec);
+          } catch (RoutingConfigException e) {
+            problem(VERSION_GENERATIONS, spec, "generation '" + name + "' placement '" + f[2]
+                + "' must be one of " + PlacementMode.IDS);
+            continue;
+          }
+        }
+        int count = 0;
+        if (f.length > 3 && !f[3].equals("*")) {
+          count = Values.parseInt(f[3], 1);
+          if (count < 1) {
+            problem(VERSION_GENERATIONS, f[3], "generation '" + name + "' partition count '"
+                + f[3] + "' must be a positive integer or *");
+            continue;
+          }
+        }
+        if (out.stream().anyMatch(g -> g.name().equals(name))) {
+          problem(VERSION_GENERATIONS, name, "generation '" + name + "' is listed twice");
+          continue;
+        }
+        if (!separator.isEmpty() && name.contains(separator)) {
+          problem(VERSION_GENERATIONS, name, "generation '" + name
+              + "' must not contain the separator '" + separator + "'");
+          continue;
+        }
+        out.add(new Generation(name, s, mode, count));
+      }
+      String def = get(VERSION_DEFAULT);
+      if (def == null) {
+        problem(VERSION_DEFAULT, null, "must be set (to a generation name) when "
+            + VERSION_GENERATIONS + " is set");
+      } else if (out.stream().noneMatch(g -> g.name().equals(def))
+          && problems.stream().noneMatch(p -> p.property().equals(VERSION_GENERATIONS))) {
+        List<String> names = out.stream().map(Generation::name).toList();
+        problem(VERSION_DEFAULT, def, "must name one of the generations " + names);
+      }
+      return out;
+    }
+  }
+
+  // --- typo suggestions -----------------------------------------------------------------------
+
+  /**
+   * The name in {@code known} within edit distance 2 of {@code key} (a typo: a letter missing,
+   * extra, swapped or wrong), the closest first; null if none is that close. Shared with the
+   * consumer side's {@code routing.assignor.*} keys.
+   */
+  static String nearest(String key, Collection<String> known) {
+    String best = null;
+    int bestDistance = 3;
+    for (String k : known) {
+      int d = editDistance(key, k, bestDistance);
+      if (d < bestDistance) {
+        best = k;
+        bestDistance = d;
+      }
+    }
+    return best;
+  }
+
+  /** Optimal-string-alignment distance, or {@code limit} if it is at least that. */
+  private static int editDistance(String a, String b, int limit) {
+    if (Math.abs(a.length() - b.length()) >= limit) {
+      return limit;
+    }
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        int v = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2)
+            && a.charAt(i - 2) == b.charAt(j - 1)) {
+          v = Math.min(v, d[i - 2][j - 2] + 1); // two neighbours swapped
+        }
+        d[i][j] = v;
+      }
+    }
+    return Math.min(d[a.length()][b.length()], limit);
+  }
+}

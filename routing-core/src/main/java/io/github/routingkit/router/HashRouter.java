@@ -1,0 +1,149 @@
+package io.github.routingkit.router;
+
+import io.github.routingkit.AbstractKeyRouter;
+import io.github.routingkit.AvailablePartitions;
+import io.github.routingkit.KeylessPolicy;
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.internal.Partitions;
+import io.github.routingkit.placement.Placement;
+
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * Routes a key by a {@link HashScheme} followed by a {@link Placement}: partition =
+ * {@code placement.place64(scheme.hash64(key), n)} (for the 32-bit schemes and the modulo
+ * placements exactly {@code placement.place(scheme.hash(key), n)}). The presets reproduce the
+ * clients' built-in keyed routing bit for bit.
+ *
+ * <p>Immutable apart from the keyless policy's counter, thread-safe and {@link Serializable}
+ * (through a serialization proxy, so a deserialized router is rebuilt through the same checks as a
+ * new one and starts a fresh keyless counter). Keyed routing of a {@code byte[]} allocates nothing.
+ */
+public final class HashRouter extends AbstractKeyRouter {
+  private static final long serialVersionUID = 1L;
+
+  private final HashScheme scheme;
+  private final Placement placement;
+  private final KeylessPolicy keylessPolicy;
+  private final transient KeylessPolicy.Chooser keyless;
+
+  private HashRouter(HashScheme scheme, Placement placement, KeylessPolicy keylessPolicy) {
+    this.scheme = Objects.requireNonNull(scheme, "scheme");
+    this.placement = Objects.requireNonNull(placement, "placement");
+    this.keylessPolicy = Objects.requireNonNull(keylessPolicy, "keylessPolicy");
+    this.keyless = keylessPolicy.newChooser();
+  }
+
+  /**
+   * Returns a router that hashes with {@code scheme}, places with {@code placement} and routes
+   * keyless messages by {@code keylessPolicy}.
+   *
+   * @throws NullPointerException if any argument is null
+   */
+  public static HashRouter of(HashScheme scheme, Placement placement, KeylessPolicy keylessPolicy) {
+    return new HashRouter(scheme, placement, keylessPolicy);
+  }
+
+  /**
+   * Returns a router with the scheme's native placement ({@link HashScheme#nativePlacement()}).
+   *
+   * @throws NullPointerException if any argument is null
+   */
+  public static HashRouter of(HashScheme scheme, KeylessPolicy keylessPolicy) {
+    return new HashRouter(scheme, scheme.nativePlacement(), keylessPolicy);
+  }
+
+  @Override
+  protected int route(byte[] key, int offset, int length, byte[] value, int numPartitions) {
+    return placement.place64(scheme.hash64(key, offset, length), numPartitions);
+  }
+
+  /** Hashes the text as the scheme defines it (the murmur schemes without encoding short keys). */
+  @Override
+  protected int routeText(CharSequence key, int numPartitions) {
+    return placement.place64(scheme.hash64(key), numPartitions);
+  }
+
+  /** Picks among the available partitions directly: the policy's choice over {@code available}. */
+  @Override
+  public int keylessPartition(int numPartitions, AvailablePartitions available) {
+    int count = available.count();
+    return count == 0 ? keylessPartition(numPartitions) : available.get(keylessPartition(count));
+  }
+
+  @Override
+  public int keylessPartition(int numPartitions) {
+    return keyless.choose(Partitions.checkCount(numPartitions));
+  }
+
+  @Override
+  public KeylessPolicy keylessPolicy() {
+    return keylessPolicy;
+  }
+
+  /** Returns the hash scheme. */
+  public HashScheme scheme() {
+    return scheme;
+  }
+
+  /** Returns the placement. */
+  public Placement placement() {
+    return placement;
+  }
+
+  /** Two hash routers are equal when they route every key alike: same scheme, placement, policy. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof HashRouter
+        && ((HashRouter) o).scheme == scheme
+        && ((HashRouter) o).placement == placement
+        && ((HashRouter) o).keylessPolicy == keylessPolicy;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(scheme, placement, keylessPolicy);
+  }
+
+  @Override
+  public String toString() {
+    return "HashRouter{scheme=" + scheme.id() + ", placement=" + placement.id()
+        + ", keyless=" + keylessPolicy.id() + '}';
+  }
+
+  private Object writeReplace() {
+    return new Proxy(this);
+  }
+
+  private void readObject(ObjectInputStream in) throws InvalidObjectException {
+    throw new InvalidObjectException("HashRouter is deserialized through its proxy");
+  }
+
+  /** Serialized form: the three names; rebuilt through {@link #of}. */
+  private static final class Proxy implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final String scheme;
+    private final String placement;
+    private final String keyless;
+
+    Proxy(HashRouter router) {
+      this.scheme = router.scheme.name();
+      this.placement = router.placement.name();
+      this.keyless = router.keylessPolicy.name();
+    }
+
+    private Object readResolve() throws InvalidObjectException {
+      try {
+        return of(HashScheme.valueOf(scheme), Placement.valueOf(placement),
+            KeylessPolicy.valueOf(keyless));
+      } catch (IllegalArgumentException | NullPointerException e) {
+        InvalidObjectException ex = new InvalidObjectException("corrupt HashRouter: " + e.getMessage());
+        ex.initCause(e);
+        throw ex;
+      }
+    }
+  }
+}
