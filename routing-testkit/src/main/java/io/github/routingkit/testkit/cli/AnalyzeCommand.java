@@ -94,13 +94,14 @@ final class AnalyzeCommand implements Callable<Integer> {
         out.println(report.toJson());
         break;
       default:
-        out.println("keys              " + input.file + " (" + String.format(Locale.ROOT, "%,d",
+        out.println("keys              " + input.displayName() + " (" + String.format(Locale.ROOT, "%,d",
             stats.keys()) + " keys)");
         out.print(report.toText());
     }
     out.flush();
     if (chart != null) {
-      LoadChart.write(report, chart, input.file.getFileName().toString());
+      LoadChart.write(report, chart, input.isStdin() ? "standard input"
+          : input.file.getFileName().toString());
       if (!input.quiet) {
         err.println("routing: chart written to " + chart);
       }

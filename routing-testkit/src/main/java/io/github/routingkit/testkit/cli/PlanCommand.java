@@ -164,6 +164,13 @@ final class PlanCommand implements Callable<Integer> {
         capped ? String.format(Locale.ROOT, " (capped: the skew asks for more than %,d)",
             MAX_PARTITIONS) : "");
     out.flush();
+    if (hotKeyBlocks) {
+      // a CI gate on plan must see that no partition count is enough (it exited 0 before)
+      cmd.getErr().println("routing: check failed: the hot key alone needs more than one"
+          + " partition can take; no partition count fixes this");
+      cmd.getErr().flush();
+      return RoutingCli.EXIT_CHECK_FAILED;
+    }
     return 0;
   }
 
