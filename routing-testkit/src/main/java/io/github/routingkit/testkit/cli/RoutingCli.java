@@ -21,10 +21,10 @@ import picocli.CommandLine.Spec;
     versionProvider = RoutingCli.Version.class,
     description = "Key-routing analysis for Kafka and Pulsar topics.",
     subcommands = {AnalyzeCommand.class, ResizeCommand.class, PlanCommand.class,
-        CompareCommand.class, CommandLine.HelpCommand.class},
+        CompareCommand.class, LintCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:success", "1:check failed (analyze --fail-above exceeded; plan: no"
-        + " partition count is enough while the hot key stays on one partition)",
+        + " partition count is enough while the hot key stays on one partition; lint errors)",
         "2:bad input (arguments, key file, --spec)", "3:internal error (please report)"})
 public final class RoutingCli implements Runnable {
   /** Exit code of a failed check: {@code analyze --fail-above}, {@code plan}'s hot-key verdict. */
@@ -110,7 +110,7 @@ public final class RoutingCli implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(),
-        "missing a command: analyze, resize, plan or compare");
+        "missing a command: analyze, resize, plan, compare or lint");
   }
 
   /**
