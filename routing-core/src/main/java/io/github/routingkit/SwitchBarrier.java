@@ -103,12 +103,41 @@ public final class SwitchBarrier<R> {
       deliver.add(record);
       return;
     }
-    int old = oldRouter.partition(key, numPartitions);
+    route(record, partition, oldRouter.partition(key, numPartitions), deliver);
+  }
+
+  /**
+   * As {@link #offer(Object, int, byte[], String, int, List)} for a text key (a Pulsar message
+   * key), routed as the producer's router routes a String key.
+   */
+  public void offer(R record, int partition, CharSequence key, String generation, int step,
+      List<? super R> deliver) {
+    if (generation != null || key == null) {
+      offer(record, partition, (byte[]) null, generation, step, deliver);
+      return;
+    }
+    if (partition < 0 || partition >= numPartitions) {
+      throw new IllegalArgumentException("partition was " + partition + ", must be in [0, "
+          + numPartitions + ")");
+    }
+    if (!markerSeen[partition]) {
+      deliver.add(record);
+      return;
+    }
+    route(record, partition, oldRouter.partition(key, numPartitions), deliver);
+  }
+
+  private void route(R record, int partition, int old, List<? super R> deliver) {
     if (old == partition || markerSeen[old]) {
       deliver.add(record);
     } else {
       held.get(old).add(record);
     }
+  }
+
+  /** Whether text {@code key} changes partition at this step. */
+  public boolean moves(CharSequence key) {
+    return oldRouter.partition(key, numPartitions) != newRouter.partition(key, numPartitions);
   }
 
   /** Whether {@code key} leaves {@code partition} at this step (old owner, new owner elsewhere). */
