@@ -54,6 +54,14 @@ public final class BundleLocator {
   /** The highest boundary (inclusive): {@code 0xffffffff}. */
   public static final long LAST_BOUNDARY = 0xffffffffL;
 
+  /**
+   * The most bundles {@link #equalBundles(int)} builds: 1,048,576 (2^20), 8 MB of boundaries. The
+   * broker accepts up to 2^32 in {@code namespaces create --bundles}, but real namespaces stay far
+   * below (the load manager's {@code loadBalancerNamespaceMaximumBundles} defaults to 128); a
+   * locator of 2^31 bundles would need 16 GB.
+   */
+  public static final int MAX_EQUAL_BUNDLES = 1 << 20;
+
   /** The broker's default {@code defaultNumberOfNamespaceBundles}: 4. */
   public static final int DEFAULT_BUNDLES = 4;
 
@@ -116,12 +124,13 @@ public final class BundleLocator {
   /**
    * Returns the locator for {@code n} equal bundles, exactly as the broker creates them.
    *
-   * @param n number of bundles, at least 1
-   * @throws IllegalArgumentException if {@code n < 1}
+   * @param n number of bundles, in [1, {@value #MAX_EQUAL_BUNDLES}]
+   * @throws IllegalArgumentException if {@code n} is outside [1, {@value #MAX_EQUAL_BUNDLES}]
    */
   public static BundleLocator equalBundles(int n) {
-    if (n < 1) {
-      throw new IllegalArgumentException("numBundles value was " + n + ", must be at least 1");
+    if (n < 1 || n > MAX_EQUAL_BUNDLES) {
+      throw new IllegalArgumentException("numBundles value was " + n + ", must be in [1, "
+          + MAX_EQUAL_BUNDLES + "] (the most bundles a locator holds, 8 MB of boundaries)");
     }
     long seg = (1L << 32) / n;
     long[] b = new long[n + 1];

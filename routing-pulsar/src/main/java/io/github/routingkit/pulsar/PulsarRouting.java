@@ -1,8 +1,16 @@
 package io.github.routingkit.pulsar;
 
 import io.github.routingkit.RoutingSpec;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import org.apache.pulsar.client.api.MessageRoutingMode;
 import org.apache.pulsar.client.api.ProducerBuilder;
+import org.apache.pulsar.client.api.PulsarClientException;
 
 /** One-call configuration of Pulsar producers with RoutingKit. */
 public final class PulsarRouting {
@@ -10,14 +18,113 @@ public final class PulsarRouting {
 
   /**
    * Sets {@code messageRoutingMode(CustomPartition)} and a {@link RoutingMessageRouter} for
-   * {@code spec} on the builder. The builder's {@code hashingScheme} is then not used.
+   * {@code spec} on the builder, and returns a builder that keeps them through {@code
+   * loadConf(Map)}. The builder's {@code hashingScheme} is then not used.
    *
-   * @return the same builder, for chaining
+   * <p>pulsar-client's {@code loadConf} rebuilds the configuration from its JSON form, which
+   * drops the message router (apache/pulsar#11727). The returned builder sets the router again
+   * after every {@code loadConf}. If the loaded map sets {@code messageRoutingMode} to anything
+   * but {@code CustomPartition}, the map and the spec contradict each other: {@code create()}
+   * then throws {@link PulsarClientException.InvalidConfigurationException} and {@code
+   * createAsync()} completes with it, naming the cause and the fix. Chain on the returned
+   * builder: {@code loadConf} on the original builder object still loses the router.
+   *
+   * <p>The returned builder delegates every other call to {@code builder}, returns itself where
+   * {@code builder} returns itself, and {@code clone()} returns a builder that keeps the router
+   * too.
+   *
+   * @return a builder that configures {@code builder}, for chaining
    * @throws NullPointerException if an argument is null
    */
   public static <T> ProducerBuilder<T> customPartition(ProducerBuilder<T> builder, RoutingSpec spec) {
-    return builder
-        .messageRoutingMode(MessageRoutingMode.CustomPartition)
-        .messageRouter(new RoutingMessageRouter(spec));
+    Objects.requireNonNull(builder, "builder");
+    RoutingMessageRouter router = new RoutingMessageRouter(Objects.requireNonNull(spec, "spec"));
+    builder.messageRoutingMode(MessageRoutingMode.CustomPartition).messageRouter(router);
+    return KeepsRouter.wrap(builder, router, spec);
+  }
+
+  /*
+   * A dynamic proxy rather than a delegating class: ProducerBuilder grows methods between client
+   * versions (users bring their own pulsar-client), and a proxy forwards them all.
+   */
+  private static final class KeepsRouter implements InvocationHandler {
+    private final ProducerBuilder<?> delegate;
+    private final RoutingMessageRouter router;
+    private final RoutingSpec spec;
+    private Object conflictingMode;
+    private Object self;
+
+    private KeepsRouter(ProducerBuilder<?> delegate, RoutingMessageRouter router, RoutingSpec spec) {
+      this.delegate = delegate;
+      this.router = router;
+      this.spec = spec;
+    }
+
+    @SuppressWarnings("unchecked")
+    static <T> ProducerBuilder<T> wrap(
+        ProducerBuilder<T> builder, RoutingMessageRouter router, RoutingSpec spec) {
+      KeepsRouter handler = new KeepsRouter(builder, router, spec);
+      handler.self = Proxy.newProxyInstance(PulsarRouting.class.getClassLoader(),
+          new Class<?>[] {ProducerBuilder.class}, handler);
+      return (ProducerBuilder<T>) handler.self;
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+      String name = method.getName();
+      int arity = args == null ? 0 : args.length;
+      if (method.getDeclaringClass() == Object.class) {
+        return switch (name) {
+          case "equals" -> proxy == args[0];
+          case "hashCode" -> System.identityHashCode(proxy);
+          default -> "PulsarRouting.customPartition(" + delegate + ", " + spec + ")";
+        };
+      }
+      if (arity == 0 && (name.equals("create") || name.equals("createAsync"))) {
+        PulsarClientException problem = conflict();
+        if (problem != null) {
+          if (name.equals("create")) {
+            throw problem;
+          }
+          return CompletableFuture.failedFuture(problem);
+        }
+      }
+      if (name.equals("messageRoutingMode") || name.equals("messageRouter")) {
+        conflictingMode = null; // an explicit call after loadConf is the caller's decision
+      }
+      Object result;
+      try {
+        result = method.invoke(delegate, args);
+      } catch (InvocationTargetException e) {
+        throw e.getCause();
+      }
+      if (name.equals("loadConf") && arity == 1) {
+        Object mode = ((Map<?, ?>) args[0]).get("messageRoutingMode");
+        if (mode == null || String.valueOf(mode).equals(MessageRoutingMode.CustomPartition.name())) {
+          delegate.messageRoutingMode(MessageRoutingMode.CustomPartition).messageRouter(router);
+          conflictingMode = null;
+        } else {
+          conflictingMode = mode;
+        }
+      }
+      if (name.equals("clone") && arity == 0 && result instanceof ProducerBuilder<?> copy) {
+        KeepsRouter handler = (KeepsRouter) Proxy.getInvocationHandler(wrap(copy, router, spec));
+        handler.conflictingMode = conflictingMode;
+        return handler.self;
+      }
+      return result == delegate ? self : result;
+    }
+
+    private PulsarClientException conflict() {
+      if (conflictingMode == null) {
+        return null;
+      }
+      return new PulsarClientException.InvalidConfigurationException(
+          "loadConf set messageRoutingMode=" + conflictingMode + " on a producer configured by"
+              + " PulsarRouting.customPartition, which needs CustomPartition for its routing spec "
+              + spec + "; remove messageRoutingMode from the loaded map (or set it to"
+              + " CustomPartition), or drop customPartition to use the built-in " + conflictingMode
+              + " routing");
+    }
   }
 }

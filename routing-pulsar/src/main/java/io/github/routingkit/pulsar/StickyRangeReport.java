@@ -19,10 +19,12 @@ import org.apache.pulsar.client.api.Range;
  *       HashRangeExclusiveStickyKeyConsumerSelector} rejects it.
  *   <li><b>Gaps</b> subscribe fine and are worse: messages whose slot no consumer owns are
  *       delivered to nobody and stay in the backlog. The report gives the gaps as maximal inclusive
- *       slot ranges within {@code [0, 65535]} and the share of a key sample that falls into them.
- *       Slot 0 never receives a key (the broker maps hash 0 to slot 1), so a gap of only slot 0
- *       loses nothing.
+ *       slot ranges within {@code [1, 65535]}, the slots a key can reach (the broker's
+ *       {@code makeStickyKeyHash} maps slot 0 to 1, so no key has slot 0 and {@code [1, 65535]}
+ *       covers every key), and the share of a key sample that falls into them.
  * </ul>
+ *
+ * <p>{@link #toString()} leads with the share of keys no consumer receives.
  *
  * <p>Immutable and thread-safe.
  */
@@ -33,6 +35,12 @@ public final class StickyRangeReport {
 
   /** A range with a bound outside {@code [0, 65535]}. */
   public record OutOfRange(String consumer, Range range) {}
+
+  /** The lowest slot a key can hash to: the broker maps slot 0 to 1. */
+  static final int FIRST_REACHABLE_SLOT = 1;
+
+  /** The number of slots a key can hash to: {@code [1, 65535]}. */
+  public static final int REACHABLE_SLOTS = KeySharedPredictor.HASH_RANGE_SIZE - 1;
 
   private final List<Overlap> overlaps;
   private final List<OutOfRange> outOfRange;
@@ -89,7 +97,7 @@ public final class StickyRangeReport {
     List<Range> gaps = new ArrayList<>();
     int gapSlots = 0;
     int size = KeySharedPredictor.HASH_RANGE_SIZE;
-    int s = covered.nextClearBit(0);
+    int s = covered.nextClearBit(FIRST_REACHABLE_SLOT);
     while (s < size) {
       int next = covered.nextSetBit(s);
       int end = (next < 0 ? size : next) - 1;
@@ -124,12 +132,15 @@ public final class StickyRangeReport {
     return withoutRanges;
   }
 
-  /** Returns the maximal inclusive slot ranges within {@code [0, 65535]} that no consumer owns. */
+  /**
+   * Returns the maximal inclusive slot ranges within {@code [1, 65535]} (the slots keys reach)
+   * that no consumer owns, ascending.
+   */
   public List<Range> gaps() {
     return gaps;
   }
 
-  /** Returns the number of slots in {@link #gaps()}, in {@code [0, 65536]}. */
+  /** Returns the number of slots in {@link #gaps()}, in {@code [0, }{@value #REACHABLE_SLOTS}{@code ]}. */
   public int gapSlots() {
     return gapSlots;
   }
@@ -157,19 +168,37 @@ public final class StickyRangeReport {
     return overlaps.isEmpty() && outOfRange.isEmpty() && withoutRanges.isEmpty();
   }
 
-  /** Returns true if the ranges are valid and cover all of {@code [0, 65535]}. */
+  /**
+   * Returns the share of the reachable slots (see {@link #REACHABLE_SLOTS}) in gaps, in [0, 1]:
+   * the expected share of keys nobody receives for uniformly hashed keys.
+   */
+  public double gapSlotShare() {
+    return (double) gapSlots / REACHABLE_SLOTS;
+  }
+
+  /**
+   * Returns true if the ranges are valid and every slot a key can reach ({@code [1, 65535]}) is
+   * owned; slot 0 need not be.
+   */
   public boolean coversAllSlots() {
     return isValid() && gaps.isEmpty();
   }
 
-  /** Returns a readable multi-line summary of all problems. */
+  /**
+   * Returns a readable multi-line summary. The first line is the share of keys no consumer
+   * receives (of the sample, and of the slots), then whether every consumer can subscribe, then
+   * one line per problem.
+   */
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
-    sb.append(isValid() ? "valid" : "INVALID").append(", ")
-        .append(gaps.isEmpty() ? "no gaps"
-            : gapSlots + " slots in " + gaps.size() + (gaps.size() == 1 ? " gap" : " gaps"))
-        .append('\n');
+    sb.append(String.format(Locale.ROOT, "keys no consumer receives: %.3f %% of %d sample keys,"
+            + " %.3f %% of slots (%d of %d in %d %s)%n", 100 * gapShare(), sampleSize,
+        100 * gapSlotShare(), gapSlots, REACHABLE_SLOTS, gaps.size(),
+        gaps.size() == 1 ? "gap" : "gaps"));
+    sb.append(isValid() ? "every consumer can subscribe"
+        : "INVALID: " + (overlaps.size() + outOfRange.size() + withoutRanges.size())
+            + " problems make consumers fail to subscribe").append('\n');
     for (Overlap o : overlaps) {
       sb.append("overlap: ").append(o.consumer()).append(' ').append(o.range()).append(" and ")
           .append(o.otherConsumer()).append(' ').append(o.otherRange()).append('\n');
@@ -184,8 +213,6 @@ public final class StickyRangeReport {
     for (Range g : gaps) {
       sb.append("gap: ").append(g).append('\n');
     }
-    sb.append(String.format(Locale.ROOT, "keys in gaps: %d of %d (%.3f %%)", keysInGaps, sampleSize,
-        100 * gapShare()));
-    return sb.toString();
+    return sb.toString().stripTrailing();
   }
 }

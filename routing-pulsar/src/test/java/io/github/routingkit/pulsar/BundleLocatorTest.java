@@ -110,7 +110,7 @@ class BundleLocatorTest {
   void badInputFailsWithTheValueAndTheRule() {
     assertThatThrownBy(() -> BundleLocator.equalBundles(0))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("numBundles value was 0, must be at least 1");
+        .hasMessageStartingWith("numBundles value was 0, must be in [1, 1048576]");
     assertThatThrownBy(() -> BundleLocator.ofBoundaries(List.of("0x00000000", "0xzz")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("bundle boundary 1 value was '0xzz'");
@@ -156,5 +156,20 @@ class BundleLocatorTest {
     assertThat(SplitAlgorithm.RANGE_EQUALLY_DIVIDE.brokerName()).isEqualTo("range_equally_divide");
     assertThat(SplitAlgorithm.TOPIC_COUNT_EQUALLY_DIVIDE.brokerName())
         .isEqualTo("topic_count_equally_divide");
+  }
+
+  @Test
+  void equalBundlesAboveTheDocumentedBoundAreRejectedClearly() {
+    // Before: Integer.MAX_VALUE threw NegativeArraySizeException, 100,000,000 ran out of memory.
+    for (int n : new int[] {Integer.MAX_VALUE, 100_000_000, BundleLocator.MAX_EQUAL_BUNDLES + 1}) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> BundleLocator.equalBundles(n))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("numBundles value was " + n)
+          .hasMessageContaining("must be in [1, 1048576]");
+    }
+    BundleLocator most = BundleLocator.equalBundles(BundleLocator.MAX_EQUAL_BUNDLES);
+    org.assertj.core.api.Assertions.assertThat(most.bundleCount()).isEqualTo(1 << 20);
+    org.assertj.core.api.Assertions.assertThat(most.bundleOfHash(0xffffffffL).index())
+        .isEqualTo((1 << 20) - 1);
   }
 }
