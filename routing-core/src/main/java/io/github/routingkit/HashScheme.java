@@ -194,6 +194,33 @@ public enum HashScheme {
   },
 
   /**
+   * The murmur2 of KafkaJS's {@code LegacyPartitioner}, the default partitioner of KafkaJS 0.x and
+   * 1.x and {@code Partitioners.LegacyPartitioner} in 2.x (2.0.0 &ndash; 2.2.4), bit for bit: its
+   * multiplications are JavaScript doubles and its block loop reads a zero-padded extra block, so
+   * it puts most keys on other partitions than {@link #KAFKA_MURMUR2} (details and source:
+   * {@code KafkaJsLegacyMurmur2}). Placed like the Java client, {@code (hash & 0x7fffffff) % n}:
+   * native placement {@link Placement#KAFKA_TO_POSITIVE}. KafkaJS hashes a {@code Buffer} key's
+   * bytes and any other key's {@code Buffer.from(String(key))} (UTF-8); this scheme hashes the key
+   * bytes and, for text, its UTF-8 encoding, which equals Node's for well-formed UTF-16 (an
+   * unpaired surrogate is {@code '?'} in Java, U+FFFD in Node). Null keys are keyless (KafkaJS:
+   * round-robin from a random start); an empty key is hashed, as in KafkaJS. Proven on the
+   * cross-client vectors (routing-core's {@code CrossClientVectorsTest}). Allocation-free, also for
+   * text.
+   */
+  KAFKAJS_LEGACY("kafkajs-legacy", Placement.KAFKA_TO_POSITIVE) {
+    @Override
+    public int hash(byte[] key, int offset, int length) {
+      checkRange(key, offset, length);
+      return KafkaJsLegacyMurmur2.hash(key, offset, length);
+    }
+
+    @Override
+    public int hash(CharSequence key) {
+      return KafkaJsLegacyMurmur2.hash(key);
+    }
+  },
+
+  /**
    * XXH3 64-bit, seed 0, of the key bytes ({@code XXH3_64bits}, via zero-allocation-hashing's
    * {@code LongHashFunction.xx3()}), for new placements that need not agree with any client.
    * {@link #hash64} is the full 64-bit hash; {@link #hash} its low 32 bits. Native placement:

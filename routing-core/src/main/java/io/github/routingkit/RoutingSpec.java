@@ -38,7 +38,7 @@ import java.util.stream.Collectors;
  *   <tr><th>key</th><th>type</th><th>default</th><th>meaning</th></tr>
  *   <tr><td>{@value #SCHEME}</td><td>{@code kafka-murmur2 | pulsar-java-string | pulsar-murmur3 |
  *       librdkafka-crc32 | librdkafka-fnv1a | sarama-fnv1a | sarama-fnv1a-reference |
- *       pulsar-go-java-string | xxh3-64}</td>
+ *       pulsar-go-java-string | kafkajs-legacy | xxh3-64}</td>
  *       <td>{@code kafka-murmur2}</td><td>the {@link HashScheme} (by {@link HashScheme#id()})</td></tr>
  *   <tr><td>{@value #PLACEMENT}</td><td>{@code native | modulo | jump | jump-back}</td><td>{@code native}</td>
  *       <td>the scheme's native {@link Placement}, its modulo placement
@@ -481,12 +481,26 @@ public final class RoutingSpec implements Serializable {
    * swapped or wrong), the closest first; null if none is that close.
    */
   private static String nearestKnown(String key) {
+    return nearest(key, KEYS);
+  }
+
+  /**
+   * The name among {@code known} within edit distance 2 of {@code name} (a typo: a letter missing,
+   * extra, swapped or wrong), the closest first (ties: the first in iteration order); null if none
+   * is that close. Used for the "did you mean" hint of every {@code routing.*} property error,
+   * including the Kafka assignor's {@code routing.assignor.*} keys.
+   *
+   * @throws NullPointerException if an argument is null
+   */
+  public static String nearest(String name, java.util.Collection<String> known) {
+    String key = java.util.Objects.requireNonNull(name, "name");
     String best = null;
     int bestDistance = 3;
-    for (String known : KEYS) {
-      int d = editDistance(key, known, bestDistance);
+    for (String candidate : known) {
+      String k = candidate;
+      int d = editDistance(key, k, bestDistance);
       if (d < bestDistance) {
-        best = known;
+        best = k;
         bestDistance = d;
       }
     }

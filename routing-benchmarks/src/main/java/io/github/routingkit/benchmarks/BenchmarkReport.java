@@ -133,7 +133,15 @@ public final class BenchmarkReport {
       }
       String baseline = BASELINES.get(row.bench + "." + row.method);
       String ratio = "";
-      if (row.params.contains("assignor=routing")) {
+      if (row.params.contains("assignor=routing-group")) {
+        Row base = byKey.get(row.bench + "." + row.method + "|"
+            + row.params.replace("assignor=routing-group", "assignor=uniform"));
+        if (base != null) {
+          ratio = String.format(Locale.ROOT, "%.2f× of `UniformAssignor`", row.ns / base.ns);
+        }
+      } else if (row.params.contains("assignor=uniform")) {
+        ratio = "(baseline)";
+      } else if (row.params.contains("assignor=routing")) {
         Row base = byKey.get(row.bench + "." + row.method + "|"
             + row.params.replace("assignor=routing", "assignor=cooperative-sticky"));
         if (base != null) {

@@ -15,14 +15,14 @@ class AssignmentPolicyTest {
     PartitionRef p1 = new PartitionRef("t", 1);
     GroupMember a = GroupMember.of("a", Set.of("t")).withOwned(List.of(p0), 4);
     GroupMember b = GroupMember.of("b", Set.of("t")).withOwned(List.of(p0, p1), 5);
-    GroupAssignment g = AssignmentPolicy.assign(List.of(a, b), List.of(AssignableTopic.of("t", 2)),
+    RebalanceResult g = AssignmentPolicy.assign(List.of(a, b), List.of(AssignableTopic.of("t", 2)),
         RebalanceMode.COOPERATIVE);
     // b wins p0 (generation 5) but may keep only one partition: it keeps p0 (partition order),
     // p1 must go to a, and b still owns it, so it waits for the revocation.
     assertThat(g.partitionsOf("b")).containsExactly(p0);
     assertThat(g.partitionsOf("a")).isEmpty();
     assertThat(g.pendingRevocation()).containsExactly(p1);
-    GroupAssignment eager = AssignmentPolicy.assign(List.of(a, b), List.of(AssignableTopic.of("t", 2)),
+    RebalanceResult eager = AssignmentPolicy.assign(List.of(a, b), List.of(AssignableTopic.of("t", 2)),
         RebalanceMode.EAGER);
     assertThat(eager.partitionsOf("a")).containsExactly(p1);
   }
@@ -43,7 +43,7 @@ class AssignmentPolicyTest {
   void unknownTopicsAndOutOfRangeClaimsAreIgnored() {
     GroupMember a = GroupMember.of("a", Set.of("t", "gone"))
         .withOwned(List.of(new PartitionRef("gone", 0), new PartitionRef("t", 9)), 1);
-    GroupAssignment g = AssignmentPolicy.assign(List.of(a), List.of(AssignableTopic.of("t", 2)),
+    RebalanceResult g = AssignmentPolicy.assign(List.of(a), List.of(AssignableTopic.of("t", 2)),
         RebalanceMode.COOPERATIVE);
     assertThat(g.partitionsOf("a")).containsExactly(new PartitionRef("t", 0), new PartitionRef("t", 1));
   }
@@ -53,7 +53,7 @@ class AssignmentPolicyTest {
     GroupMember a = GroupMember.of("a", Set.of("t"));
     GroupMember b = GroupMember.of("b", Set.of("t"));
     GroupMember c = GroupMember.of("c", Set.of("u"));
-    GroupAssignment g = AssignmentPolicy.assign(List.of(a, b, c),
+    RebalanceResult g = AssignmentPolicy.assign(List.of(a, b, c),
         List.of(AssignableTopic.of("t", 4), AssignableTopic.of("u", 3)), RebalanceMode.EAGER);
     assertThat(g.partitionsOf("a")).hasSize(2);
     assertThat(g.partitionsOf("b")).hasSize(2);
@@ -61,13 +61,64 @@ class AssignmentPolicyTest {
   }
 
   @Test
-  void overlappingSubscriptionsUseTheGreedyFallback() {
+  void overlappingSubscriptionsAreBalancedAcrossTheSharedTopic() {
     GroupMember a = GroupMember.of("a", Set.of("t"));
     GroupMember b = GroupMember.of("b", Set.of("t", "u"));
-    GroupAssignment g = AssignmentPolicy.assign(List.of(a, b),
+    RebalanceResult g = AssignmentPolicy.assign(List.of(a, b),
         List.of(AssignableTopic.of("t", 4), AssignableTopic.of("u", 2)), RebalanceMode.EAGER);
     assertThat(g.partitionsOf("a")).hasSize(3).allMatch(p -> p.topic().equals("t"));
     assertThat(g.partitionsOf("b")).hasSize(3);
+  }
+
+  /** Kafka's double-claim case: two claims of one generation cancel, so only the contested partition moves. */
+  @Test
+  void sameGenerationDoubleClaimMovesOnlyTheContestedPartition() {
+    PartitionRef t0 = new PartitionRef("t", 0);
+    PartitionRef t1 = new PartitionRef("t", 1);
+    PartitionRef t2 = new PartitionRef("t", 2);
+    GroupMember c1 = GroupMember.of("c1", Set.of("t")).withOwned(List.of(t0, t1), 5);
+    GroupMember c2 = GroupMember.of("c2", Set.of("t")).withOwned(List.of(t0, t2), 5);
+    GroupMember c3 = GroupMember.of("c3", Set.of("t"));
+    List<AssignableTopic> topics = List.of(AssignableTopic.of("t", 3));
+    RebalanceResult eager = AssignmentPolicy.assign(List.of(c1, c2, c3), topics, RebalanceMode.EAGER);
+    assertThat(eager.partitionsOf("c1")).containsExactly(t1);
+    assertThat(eager.partitionsOf("c2")).containsExactly(t2);
+    assertThat(eager.partitionsOf("c3")).containsExactly(t0);
+    RebalanceResult coop = AssignmentPolicy.assign(List.of(c1, c2, c3), topics, RebalanceMode.COOPERATIVE);
+    assertThat(coop.pendingRevocation()).containsExactly(t0);
+  }
+
+  /** Kafka's F2 case: non-equal subscriptions end balanced 2/3/2/2 by Kafka's criterion. */
+  @Test
+  void nonEqualSubscriptionsBalanced() {
+    List<AssignableTopic> topics = List.of(AssignableTopic.of("t0", 1), AssignableTopic.of("t1", 3),
+        AssignableTopic.of("t2", 2), AssignableTopic.of("t3", 3));
+    List<GroupMember> members = List.of(GroupMember.of("c0", Set.of("t0", "t1", "t2", "t3")),
+        GroupMember.of("c1", Set.of("t1", "t3")), GroupMember.of("c2", Set.of("t2")),
+        GroupMember.of("c3", Set.of("t1")));
+    RebalanceResult a = AssignmentPolicy.assign(members, topics, RebalanceMode.EAGER);
+    assertThat(a.countOf("c0")).isEqualTo(2);
+    assertThat(a.countOf("c1")).isEqualTo(3);
+    assertThat(a.countOf("c2")).isEqualTo(2);
+    assertThat(a.countOf("c3")).isEqualTo(2);
+  }
+
+  /** Kafka's F4 case: owned partitions off their owner's rack swap to the rack that holds them. */
+  @Test
+  void ownedPartitionsOffTheirRackAreReAligned() {
+    List<java.util.Set<String>> racks = new java.util.ArrayList<>();
+    for (int p = 0; p < 4; p++) {
+      racks.add(Set.of(p % 2 == 0 ? "r0" : "r1"));
+    }
+    AssignableTopic t = new AssignableTopic("t", 4, racks, 1);
+    // a (r0) owns the r1 partitions, b (r1) the r0 ones.
+    GroupMember a = GroupMember.of("a", Set.of("t")).withRack("r0")
+        .withOwned(List.of(new PartitionRef("t", 1), new PartitionRef("t", 3)), 2);
+    GroupMember b = GroupMember.of("b", Set.of("t")).withRack("r1")
+        .withOwned(List.of(new PartitionRef("t", 0), new PartitionRef("t", 2)), 2);
+    RebalanceResult r = AssignmentPolicy.assign(List.of(a, b), List.of(t), RebalanceMode.EAGER);
+    assertThat(r.partitionsOf("a")).containsExactly(new PartitionRef("t", 0), new PartitionRef("t", 2));
+    assertThat(r.partitionsOf("b")).containsExactly(new PartitionRef("t", 1), new PartitionRef("t", 3));
   }
 
   @Test

@@ -16,6 +16,12 @@ record GroupState(List<GroupMember> members, List<AssignableTopic> topics) {
   /** A random group with identical subscriptions, optional racks, weights and owned partitions. */
   static GroupState random(long seed, boolean weighted, boolean topicWeights, boolean racks,
       boolean owned) {
+    return random(seed, weighted, topicWeights, racks, owned, false);
+  }
+
+  /** As above; with {@code mixed}, each member subscribes to a random non-empty subset of the topics. */
+  static GroupState random(long seed, boolean weighted, boolean topicWeights, boolean racks,
+      boolean owned, boolean mixed) {
     Random r = new Random(seed);
     int topicCount = 1 + r.nextInt(4);
     List<AssignableTopic> topics = new ArrayList<>();
@@ -40,7 +46,21 @@ record GroupState(List<GroupMember> members, List<AssignableTopic> topics) {
     int memberCount = 1 + r.nextInt(25);
     List<GroupMember> members = new ArrayList<>();
     for (int i = 0; i < memberCount; i++) {
-      GroupMember m = GroupMember.of("member-" + Long.toHexString(r.nextLong()), names);
+      Set<String> subs = names;
+      if (mixed) {
+        List<String> all = new ArrayList<>(new java.util.TreeSet<>(names));
+        Set<String> pick = new HashSet<>();
+        for (String n : all) {
+          if (r.nextInt(3) != 0) {
+            pick.add(n);
+          }
+        }
+        if (pick.isEmpty()) {
+          pick.add(all.get(r.nextInt(all.size())));
+        }
+        subs = pick;
+      }
+      GroupMember m = GroupMember.of("member-" + Long.toHexString(r.nextLong()), subs);
       if (weighted) {
         m = m.withWeight(1 + r.nextInt(5));
       }
@@ -69,7 +89,7 @@ record GroupState(List<GroupMember> members, List<AssignableTopic> topics) {
   }
 
   /** The members after this assignment took effect: each owns what it was given. */
-  GroupState after(GroupAssignment a, int generation) {
+  GroupState after(RebalanceResult a, int generation) {
     List<GroupMember> next = new ArrayList<>();
     for (GroupMember m : members) {
       next.add(m.withOwned(a.partitionsOf(m.memberId()), generation));
@@ -77,7 +97,7 @@ record GroupState(List<GroupMember> members, List<AssignableTopic> topics) {
     return new GroupState(next, topics);
   }
 
-  GroupAssignment assign(RebalanceMode mode) {
+  RebalanceResult assign(RebalanceMode mode) {
     return AssignmentPolicy.assign(members, topics, mode);
   }
 
@@ -98,7 +118,7 @@ record GroupState(List<GroupMember> members, List<AssignableTopic> topics) {
   }
 
   /** Partitions whose owner changed: owned before by one member, now given to another. */
-  static int moved(GroupState before, GroupAssignment after) {
+  static int moved(GroupState before, RebalanceResult after) {
     Map<PartitionRef, String> now = new HashMap<>();
     after.byMember().forEach((m, ps) -> ps.forEach(p -> now.put(p, m)));
     int moved = 0;
@@ -134,5 +154,95 @@ record GroupState(List<GroupMember> members, List<AssignableTopic> topics) {
       }
     }
     return excess - Math.min(l - sumFloor, canKeepOneMore);
+  }
+
+  /** Every partition of a subscribed topic exactly once, and only to a subscriber of its topic. */
+  void assertValid(RebalanceResult a) {
+    Map<String, Integer> seen = new HashMap<>();
+    Set<String> subscribedTopics = new HashSet<>();
+    members.forEach(m -> subscribedTopics.addAll(m.topics()));
+    for (GroupMember m : members) {
+      for (PartitionRef p : a.partitionsOf(m.memberId())) {
+        if (!m.topics().contains(p.topic())) {
+          throw new AssertionError(p + " given to " + m.memberId() + ", not a subscriber");
+        }
+        if (seen.merge(p.toString(), 1, Integer::sum) > 1) {
+          throw new AssertionError(p + " given twice");
+        }
+      }
+    }
+    long expected = topics.stream().filter(t -> subscribedTopics.contains(t.name()))
+        .mapToLong(AssignableTopic::partitions).sum();
+    if (seen.size() + a.pendingRevocation().size() != expected) {
+      throw new AssertionError(seen.size() + " partitions assigned, " + expected + " expected");
+    }
+  }
+
+  /**
+   * Kafka's balance criterion: no member i could take a partition of a topic it subscribes to
+   * (load c) from a member j holding at least two more, {@code L_j - L_i > c}. With different
+   * member weights: no such move would leave i still below j per weight,
+   * {@code (L_i + c) / w_i < (L_j - c) / w_j}.
+   */
+  void assertBalanced(RebalanceResult a) {
+    Map<String, Long> load = new HashMap<>();
+    for (GroupMember m : members) {
+      load.put(m.memberId(), load(a.partitionsOf(m.memberId())));
+    }
+    for (GroupMember j : members) {
+      for (PartitionRef p : a.partitionsOf(j.memberId())) {
+        long c = topicWeight(p.topic());
+        for (GroupMember i : members) {
+          long li = load.get(i.memberId());
+          long lj = load.get(j.memberId());
+          boolean canTake = i.weight() == j.weight() ? lj - li > c
+              : (li + c) * j.weight() < (lj - c) * i.weight();
+          if (i != j && i.topics().contains(p.topic()) && canTake) {
+            throw new AssertionError(i.memberId() + " (load " + li + ", weight " + i.weight()
+                + ") could take " + p + " from " + j.memberId() + " (load " + lj + ", weight "
+                + j.weight() + "): " + this);
+          }
+        }
+      }
+    }
+  }
+
+  /** Owned partitions that were off their owner's rack and are now on their new owner's rack. */
+  long realigned(RebalanceResult a) {
+    Map<PartitionRef, GroupMember> now = new HashMap<>();
+    for (GroupMember m : members) {
+      a.partitionsOf(m.memberId()).forEach(p -> now.put(p, m));
+    }
+    long n = 0;
+    for (GroupMember m : members) {
+      for (PartitionRef p : m.ownedPartitions()) {
+        GroupMember to = now.get(p);
+        if (to != null && to != m && racks(p).size() > 0 && m.rackId() != null
+            && !racks(p).contains(m.rackId()) && to.rackId() != null && racks(p).contains(to.rackId())) {
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
+  Set<String> racks(PartitionRef p) {
+    return topics.stream().filter(t -> t.name().equals(p.topic())).findFirst().orElseThrow()
+        .racksOf(p.partition());
+  }
+
+  /** Owned partitions that were off their owner's rack and changed owner. */
+  long movedOffRack(RebalanceResult a) {
+    long n = 0;
+    for (GroupMember m : members) {
+      Set<PartitionRef> now = new HashSet<>(a.partitionsOf(m.memberId()));
+      for (PartitionRef p : m.ownedPartitions()) {
+        if (!now.contains(p) && m.rackId() != null && !racks(p).isEmpty()
+            && !racks(p).contains(m.rackId())) {
+          n++;
+        }
+      }
+    }
+    return n;
   }
 }

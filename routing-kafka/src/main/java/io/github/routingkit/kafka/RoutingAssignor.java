@@ -1,10 +1,10 @@
 package io.github.routingkit.kafka;
 
-import io.github.routingkit.assignment.AssignableTopic;
 import io.github.routingkit.assignment.AssignmentPolicy;
 import io.github.routingkit.assignment.GroupMember;
 import io.github.routingkit.assignment.PartitionRef;
 import io.github.routingkit.assignment.RebalanceMode;
+import io.github.routingkit.assignment.RebalanceResult;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -112,7 +112,7 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
     // handed over while owned, and the userData's last assignments keep the result sticky.
     boolean cooperative = !config.eagerOnly()
         && group.groupSubscription().values().stream().anyMatch(s -> !s.ownedPartitions().isEmpty());
-    List<GroupMember> members = new ArrayList<>();
+    GroupStateTranslation state = new GroupStateTranslation();
     Set<String> topicNames = new HashSet<>();
     for (Map.Entry<String, Subscription> e : group.groupSubscription().entrySet()) {
       Subscription s = e.getValue();
@@ -121,7 +121,7 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
         LOG.warn("Member {} sent unreadable routing assignor userData ({}); using weight 1",
             e.getKey(), data.problem());
       }
-      List<PartitionRef> owned = new ArrayList<>();
+      List<PartitionRef> owned = new ArrayList<>(s.ownedPartitions().size());
       for (TopicPartition tp : s.ownedPartitions()) {
         if (tp != null && tp.topic() != null && tp.partition() >= 0) { // a broken client's claim
           owned.add(new PartitionRef(tp.topic(), tp.partition()));
@@ -132,62 +132,65 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
         owned = data.owned();
         generation = data.generation();
       }
-      members.add(new GroupMember(e.getKey(), s.groupInstanceId().orElse(null),
-          s.rackId().orElse(null), data.weight(), Set.copyOf(s.topics()), owned, generation));
+      state.member(e.getKey(), s.groupInstanceId().orElse(null), s.rackId().orElse(null),
+          data.weight(), Set.copyOf(s.topics()), owned, generation);
       topicNames.addAll(s.topics());
     }
-    List<AssignableTopic> topics = new ArrayList<>();
     for (String name : topicNames) {
-      List<PartitionInfo> infos = metadata.partitionsForTopic(name);
-      if (infos == null || infos.isEmpty()) {
-        LOG.debug("Skipping topic {}: no partition metadata", name);
-        continue;
-      }
-      // Kafka numbers a topic's partitions 0..n-1. Broken metadata (gaps, negative or huge
-      // numbers) must not make us hand out a partition the topic does not have, nor size tables
-      // by a bogus number: assign only the gap-free prefix 0..count-1 and warn about the rest.
-      java.util.BitSet known = new java.util.BitSet();
-      for (PartitionInfo pi : infos) {
-        if (pi != null && pi.partition() >= 0 && pi.partition() < infos.size()) {
-          known.set(pi.partition());
-        }
-      }
-      int count = known.nextClearBit(0);
-      if (count < infos.size()) {
-        LOG.warn("Topic {} metadata lists {} partitions but not all of 0..{}: assigning only"
-            + " partitions 0..{}", name, infos.size(), infos.size() - 1, count - 1);
-      }
-      if (count == 0) {
-        continue;
-      }
-      List<Set<String>> racks = new ArrayList<>();
-      for (int p = 0; p < count; p++) {
-        racks.add(new HashSet<>());
-      }
-      for (PartitionInfo pi : infos) {
-        if (pi == null || pi.partition() < 0 || pi.partition() >= count) {
-          continue;
-        }
-        for (Node n : pi.replicas() == null ? new Node[0] : pi.replicas()) {
-          if (n != null && n.hasRack()) {
-            racks.get(pi.partition()).add(n.rack());
-          }
-        }
-      }
-      topics.add(new AssignableTopic(name, count, racks, config.topicWeights().getOrDefault(name, 1)));
+      addTopic(state, metadata, name);
     }
-    io.github.routingkit.assignment.GroupAssignment result = AssignmentPolicy.assign(
-        members, topics, cooperative ? RebalanceMode.COOPERATIVE : RebalanceMode.EAGER);
-    if (!result.pendingRevocation().isEmpty()) {
-      LOG.debug("Holding back {} partitions until their owners revoke them",
-          result.pendingRevocation().size());
-    }
+    RebalanceResult result =
+        state.assign(cooperative ? RebalanceMode.COOPERATIVE : RebalanceMode.EAGER);
     Map<String, Assignment> out = new HashMap<>();
-    result.byMember().forEach((member, refs) -> {
-      List<TopicPartition> tps = new ArrayList<>(refs.size());
-      refs.forEach(r -> tps.add(new TopicPartition(r.topic(), r.partition())));
+    for (String member : result.memberIds()) {
+      List<TopicPartition> tps = new ArrayList<>(result.countOf(member));
+      result.forEachPartition(member, (topic, p) -> tps.add(new TopicPartition(topic, p)));
       out.put(member, new Assignment(tps));
-    });
+    }
     return new GroupAssignment(out);
+  }
+
+  /**
+   * Adds topic {@code name} as the metadata knows it. Kafka numbers a topic's partitions 0..n-1;
+   * broken metadata (gaps, negative or huge numbers) must not make us hand out a partition the
+   * topic does not have, nor size tables by a bogus number: only the gap-free prefix 0..count-1 is
+   * assigned, with a warning about the rest.
+   */
+  private void addTopic(GroupStateTranslation state, Cluster metadata, String name) {
+    List<PartitionInfo> infos = metadata.partitionsForTopic(name);
+    if (infos == null || infos.isEmpty()) {
+      LOG.debug("Skipping topic {}: no partition metadata", name);
+      return;
+    }
+    PartitionInfo[] byNumber = new PartitionInfo[infos.size()];
+    for (PartitionInfo pi : infos) {
+      if (pi != null && pi.partition() >= 0 && pi.partition() < infos.size()) {
+        byNumber[pi.partition()] = pi;
+      }
+    }
+    int count = 0;
+    while (count < byNumber.length && byNumber[count] != null) {
+      count++;
+    }
+    if (count < infos.size()) {
+      LOG.warn("Topic {} metadata lists {} partitions but not all of 0..{}: assigning only"
+          + " partitions 0..{}", name, infos.size(), infos.size() - 1, count - 1);
+    }
+    state.topic(name, count, p -> {
+      Node[] replicas = byNumber[p].replicas();
+      if (replicas == null || replicas.length == 0) {
+        return null;
+      }
+      Set<String> racks = null; // most clusters have no racks: no set per partition then
+      for (Node n : replicas) {
+        if (n != null && n.hasRack()) {
+          if (racks == null) {
+            racks = new HashSet<>(4);
+          }
+          racks.add(n.rack());
+        }
+      }
+      return racks;
+    }, config.topicWeights().getOrDefault(name, 1));
   }
 }

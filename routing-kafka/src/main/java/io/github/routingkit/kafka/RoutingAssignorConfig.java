@@ -78,8 +78,10 @@ public final class RoutingAssignorConfig {
     for (String key : configs.keySet()) {
       if (key != null && key.startsWith(RoutingSpec.ASSIGNOR_PREFIX) && !KNOWN.contains(key)) {
         // the write-side RoutingSpec skips routing.assignor.*, so a typo would go unnoticed
-        throw new ConfigException(key, configs.get(key),
-            "unknown property, known routing assignor properties are " + KNOWN);
+        String near = didYouMean(key);
+        throw new ConfigException(key, configs.get(key), "unknown property"
+            + (near == null ? "" : " (did you mean " + near + "?)")
+            + ", known routing assignor properties are " + KNOWN);
       }
     }
     int weight = 1;
@@ -101,6 +103,11 @@ public final class RoutingAssignorConfig {
       eagerOnly = s.equals("eager");
     }
     return new RoutingAssignorConfig(weight, topicWeights, instanceWeights, eagerOnly);
+  }
+
+  /** The known key a typo most likely meant, or null: the producer config's suggestion rule. */
+  private static String didYouMean(String key) {
+    return RoutingSpec.nearest(key, KNOWN);
   }
 
   private static Map<String, Integer> parsePairs(String key, Object value, String what, int max) {

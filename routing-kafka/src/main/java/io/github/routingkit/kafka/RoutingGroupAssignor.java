@@ -1,10 +1,9 @@
 package io.github.routingkit.kafka;
 
-import io.github.routingkit.assignment.AssignableTopic;
 import io.github.routingkit.assignment.AssignmentPolicy;
-import io.github.routingkit.assignment.GroupMember;
 import io.github.routingkit.assignment.PartitionRef;
 import io.github.routingkit.assignment.RebalanceMode;
+import io.github.routingkit.assignment.RebalanceResult;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -74,44 +73,37 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
   @Override
   public GroupAssignment assign(GroupSpec spec, SubscribedTopicDescriber topics) {
     Map<String, Integer> weights = config.instanceWeights();
-    List<GroupMember> members = new ArrayList<>();
-    Set<Uuid> topicIds = new HashSet<>();
+    GroupStateTranslation state = new GroupStateTranslation();
+    Map<String, Uuid> ids = new HashMap<>();
     for (String id : spec.memberIds()) {
       MemberSubscription sub = spec.memberSubscription(id);
       Set<String> names = new HashSet<>();
-      sub.subscribedTopicIds().forEach(t -> names.add(t.toString()));
-      topicIds.addAll(sub.subscribedTopicIds());
+      for (Uuid t : sub.subscribedTopicIds()) {
+        names.add(ids.computeIfAbsent(t.toString(), k -> t).toString());
+      }
       List<PartitionRef> owned = new ArrayList<>();
       spec.memberAssignment(id).partitions().forEach((t, ps) ->
           ps.forEach(p -> owned.add(new PartitionRef(t.toString(), p))));
       String instance = sub.instanceId().orElse(null);
       int weight = instance == null ? 1 : weights.getOrDefault(instance, 1);
-      members.add(new GroupMember(id, instance, sub.rackId().orElse(null), weight, names, owned, 0));
+      // The coordinator reconciles revocations itself, so all current owners are of one generation.
+      state.member(id, instance, sub.rackId().orElse(null), weight, names, owned, 0);
     }
-    List<AssignableTopic> assignable = new ArrayList<>();
-    for (Uuid t : topicIds) {
-      int n = topics.numPartitions(t);
-      if (n < 0) {
-        continue;
-      }
-      List<Set<String>> racks = new ArrayList<>(n);
-      for (int p = 0; p < n; p++) {
-        Set<String> r = topics.racksForPartition(t, p);
-        racks.add(r == null ? Set.of() : r);
-      }
-      assignable.add(new AssignableTopic(t.toString(), n, racks, 1));
+    for (Uuid t : ids.values()) {
+      state.topic(t.toString(), topics.numPartitions(t), p -> topics.racksForPartition(t, p), 1);
     }
+    RebalanceResult result = state.assign(RebalanceMode.EAGER);
     Map<String, MemberAssignment> out = new HashMap<>();
-    AssignmentPolicy.assign(members, assignable, RebalanceMode.EAGER).byMember().forEach((id, refs) -> {
+    for (String id : result.memberIds()) {
       Map<Uuid, Set<Integer>> byTopic = new HashMap<>();
-      for (PartitionRef r : refs) {
-        Uuid t = Uuid.fromString(r.topic());
-        if (spec.isPartitionAssignable(t, r.partition())) {
-          byTopic.computeIfAbsent(t, k -> new HashSet<>()).add(r.partition());
+      result.forEachPartition(id, (topic, p) -> {
+        Uuid t = ids.get(topic);
+        if (spec.isPartitionAssignable(t, p)) {
+          byTopic.computeIfAbsent(t, k -> new HashSet<>()).add(p);
         }
-      }
+      });
       out.put(id, new Partitions(byTopic));
-    });
+    }
     return new GroupAssignment(out);
   }
 

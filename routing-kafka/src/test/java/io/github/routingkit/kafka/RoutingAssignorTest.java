@@ -212,6 +212,20 @@ class RoutingAssignorTest {
   }
 
   @Test
+  void assignorKeyTyposGetTheProducersDidYouMean() {
+    assertThatThrownBy(() -> assignor(Map.of("routing.assignor.wieght", "2")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("routing.assignor.wieght")
+        .hasMessageContaining("did you mean routing.assignor.weight?");
+    assertThatThrownBy(() -> new RoutingGroupAssignor().configure(
+        Map.of("routing.assignor.instance.weight", "a:2")))
+        .hasMessageContaining("did you mean routing.assignor.instance.weights?");
+    assertThatThrownBy(() -> assignor(Map.of("routing.assignor.zzzzzz", "1")))
+        .isInstanceOf(ConfigException.class)
+        .message().doesNotContain("did you mean");
+  }
+
+  @Test
   void kafkaInstantiatesAndConfiguresItFromTheStrategyList() {
     var instances = org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.getAssignorInstances(
         List.of(RoutingAssignor.class.getName()), Map.of(RoutingAssignorConfig.WEIGHT, "4"));

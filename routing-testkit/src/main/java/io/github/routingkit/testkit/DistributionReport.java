@@ -27,14 +27,29 @@ import java.util.Objects;
  * ({@link #distinctKeysExact()} tells which), so memory stays flat for any input size.
  *
  * <p>Verdicts, by max/mean {@code r}: {@link Verdict#WITHIN_PERFECT_HASH_BOUND} when {@code r} is
- * at most {@link #samplingP99()}; otherwise {@link Verdict#FIX_KEY_DESIGN} above 1.5,
- * {@link Verdict#KEEP_HEADROOM} from 1.1 to 1.5, {@link Verdict#BALANCED} below 1.1.
+ * at most {@link #samplingP99()}; otherwise {@link Verdict#SUSPECT_ROUTER} when {@code r >= 1.1}
+ * although the keys would spread well ({@link #effectiveKeys()} at least
+ * {@value #ROUTER_KEYS_PER_PARTITION} per partition, and {@code r} more than
+ * {@value #ROUTER_MARGIN} times both {@link #perfectHashP99()} and {@link #hotKeyFloor()}: neither
+ * chance nor the hottest key explains it, the router does); otherwise
+ * {@link Verdict#FIX_KEY_DESIGN} above 1.5, {@link Verdict#KEEP_HEADROOM} from 1.1 to 1.5,
+ * {@link Verdict#BALANCED} below 1.1.
  *
  * <p>Immutable and thread-safe once built; the {@link Builder} is not thread-safe.
  */
 public final class DistributionReport {
 
-  /** What the spread means for the topic, from best to worst. */
+  /**
+   * Effective keys per partition from which a skew the keys do not explain is blamed on the router.
+   */
+  public static final int ROUTER_KEYS_PER_PARTITION = 10;
+  /** How far above the keys' own bound (perfect-hash p99, hot-key floor) blames the router. */
+  public static final double ROUTER_MARGIN = 1.1;
+
+  /**
+   * What the spread means for the topic: the first four from best to worst, then
+   * {@link #SUSPECT_ROUTER}, a skew of another cause.
+   */
   public enum Verdict {
     /**
      * max/mean is within the 99th percentile of a perfect hash on a sample of this many messages:
@@ -45,8 +60,14 @@ public final class DistributionReport {
     BALANCED,
     /** max/mean in [1.1, 1.5]: keep about 30 % headroom on the hottest partition (more above 1.3). */
     KEEP_HEADROOM,
-    /** max/mean above 1.5: fix the key design before adding partitions. */
-    FIX_KEY_DESIGN
+    /** max/mean above 1.5 and the keys explain it: fix the key design before adding partitions. */
+    FIX_KEY_DESIGN,
+    /**
+     * max/mean at least 1.1 although the keys would spread well (many effective keys per partition,
+     * no dominant key): the router, not the keys, concentrates them (scheme, placement, segment
+     * layout, a generation with fewer partitions, a custom partitioner).
+     */
+    SUSPECT_ROUTER
   }
 
   /**
@@ -101,6 +122,9 @@ public final class DistributionReport {
     double r = statistics.maxOverMean();
     if (r <= samplingP99) {
       verdict = Verdict.WITHIN_PERFECT_HASH_BOUND;
+    } else if (r >= 1.1 && effectiveKeys >= (double) ROUTER_KEYS_PER_PARTITION * n
+        && r > ROUTER_MARGIN * Math.max(perfectHashP99, hotKeyFloorOf(top, n))) {
+      verdict = Verdict.SUSPECT_ROUTER;
     } else if (r > 1.5) {
       verdict = Verdict.FIX_KEY_DESIGN;
     } else if (r >= 1.1) {
@@ -203,7 +227,11 @@ public final class DistributionReport {
    * hottest key alone carries share {@code p₁}.
    */
   public double hotKeyFloor() {
-    return topKeys.isEmpty() ? 1 : PerfectHashBound.hotKeyFloor(topKeys.get(0).share(), partitions());
+    return hotKeyFloorOf(topKeys, partitions());
+  }
+
+  private static double hotKeyFloorOf(List<KeyShare> top, int n) {
+    return top.isEmpty() ? 1 : PerfectHashBound.hotKeyFloor(top.get(0).share(), n);
   }
 
   /** Returns the hottest keys, hottest first (at most {@link Builder#topK(int)}). */
@@ -249,6 +277,15 @@ public final class DistributionReport {
         return "max/mean " + Text.dec(r, 4) + " is above what chance explains for "
             + Text.num(messages()) + " messages (p99 " + Text.dec(samplingP99, 4)
             + ") but below 1.1: balanced enough, nothing to do.";
+      case SUSPECT_ROUTER:
+        return "max/mean " + Text.dec(r, 4) + " is far above what these keys allow: as "
+            + Text.num(Math.round(effectiveKeys)) + " effective keys on " + partitions()
+            + " partitions a perfect hash would reach at most " + Text.dec(perfectHashP99, 4)
+            + " (p99), and the hottest key alone explains at most " + Text.dec(hotKeyFloor(), 4)
+            + ". The keys are fine: suspect the router (its scheme and placement, a segment"
+            + " layout, a version generation with fewer partitions, a custom partitioner), not"
+            + " the key design. Partition " + statistics.hottestPartition() + " carries "
+            + Text.pct((double) statistics.max() / Math.max(1, messages())) + " of the messages.";
       case KEEP_HEADROOM:
         return "max/mean " + Text.dec(r, 4) + " is between 1.1 and 1.5: keep ~30 % headroom on the"
             + " hottest partition" + (r > 1.3 ? " (it exceeds 1.3: plan capacity for "

@@ -15,6 +15,36 @@ class DistributionReportTest {
   private static final KeyRouter KAFKA = HashRouter.kafkaDefault();
 
   /** A router that sends keys by their numeric value; lets tests place keys exactly. */
+  /** A broken router: every key on partition 0. */
+  static final class OnePartition implements KeyRouter {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public int partition(byte[] key, int n) {
+      return 0;
+    }
+
+    @Override
+    public int partition(byte[] key, int offset, int length, int n) {
+      return 0;
+    }
+
+    @Override
+    public int partition(CharSequence key, int n) {
+      return 0;
+    }
+
+    @Override
+    public int keylessPartition(int n) {
+      return 0;
+    }
+
+    @Override
+    public io.github.routingkit.KeylessPolicy keylessPolicy() {
+      return io.github.routingkit.KeylessPolicy.ROUND_ROBIN;
+    }
+  }
+
   static final class ByNumber implements KeyRouter {
     private static final long serialVersionUID = 1L;
 
@@ -96,7 +126,15 @@ class DistributionReportTest {
 
   @Test
   void moderateSkewMeansKeepHeadroomAndSlightSkewIsBalanced() {
-    DistributionReport headroom = DistributionReport.of(new ByNumber(), 4, placed(13000, 11000, 11000, 11000));
+    // few heavy keys (the keys explain the skew): 13 on partition 0, 11 on each other, 1,000 each
+    DistributionReport.Builder b = DistributionReport.builder(new ByNumber(), 4);
+    int[] perPartition = {13, 11, 11, 11};
+    for (int p = 0; p < 4; p++) {
+      for (int i = 0; i < perPartition[p]; i++) {
+        b.add(p + ":" + i, 1000);
+      }
+    }
+    DistributionReport headroom = b.build();
     assertThat(headroom.maxOverMean()).isBetween(1.1, 1.5);
     assertThat(headroom.verdict()).isEqualTo(Verdict.KEEP_HEADROOM);
     assertThat(headroom.advice()).contains("30 % headroom");
@@ -104,6 +142,21 @@ class DistributionReportTest {
     DistributionReport balanced = DistributionReport.of(new ByNumber(), 4, placed(105000, 100000, 100000, 95000));
     assertThat(balanced.maxOverMean()).isEqualTo(1.05);
     assertThat(balanced.verdict()).isEqualTo(Verdict.BALANCED);
+  }
+
+  @Test
+  void aRouterPilingDistinctKeysOnOnePartitionIsSuspectedNotTheKeys() {
+    // issue 15.14: 50,000 distinct keys, every one on partition 0 of 24
+    DistributionReport r = DistributionReport.of(new OnePartition(), 24, distinct(50_000));
+    assertThat(r.maxOverMean()).isEqualTo(24.0);
+    assertThat(r.verdict()).isEqualTo(Verdict.SUSPECT_ROUTER);
+    assertThat(r.advice()).contains("suspect the router").contains("50,000 effective keys")
+        .doesNotContain("fix the key design");
+    // a milder router fault (13:11:11:11 over 46,000 distinct keys, 1.13) is the router's too
+    DistributionReport mild = DistributionReport.of(new ByNumber(), 4, placed(13000, 11000, 11000, 11000));
+    assertThat(mild.maxOverMean()).isBetween(1.1, 1.5);
+    assertThat(mild.verdict()).isEqualTo(Verdict.SUSPECT_ROUTER);
+    // but a hot key that explains the skew stays the key design's fault (aHotKeyMeansFixTheKeyDesign)
   }
 
   /** Distinct keys "p:i", perPartition[p] of them for each partition p. */

@@ -251,6 +251,17 @@ class RouterAssertTest {
   }
 
   @Test
+  void aRouterThatPilesWellSpreadKeysOnOnePartitionIsBlamedInTheFailure() {
+    // issue 15.14: the message must blame the router, not the key design
+    assertThatThrownBy(() -> assertThat(new DistributionReportTest.OnePartition())
+        .isBalancedOn(keys("k", 50_000), 24, 1.5))
+        .isInstanceOf(AssertionFailedError.class)
+        .hasMessageContaining("SUSPECT_ROUTER")
+        .hasMessageContaining("suspect the router")
+        .hasMessageNotContaining("FIX_KEY_DESIGN");
+  }
+
+  @Test
   void excessiveMovementListsMovedKeys() {
     assertThatThrownBy(() -> assertThat(HashRouter.kafkaDefault())
         .movesAtMost(0.30, 12, 16, keys("order-", 5_000)))

@@ -32,6 +32,7 @@ final class CompareCommand implements Callable<Integer> {
       "SARAMA_FNV1A", "Sarama (Go) default hash partitioner (FNV-1a)",
       "SARAMA_FNV1A_REFERENCE", "Sarama NewReferenceHashPartitioner (FNV-1a, masked)",
       "PULSAR_GO_JAVA_STRING", "Pulsar Go client default (JavaStringHash over UTF-8 bytes)",
+      "KAFKAJS_LEGACY", "KafkaJS 1.x default; 2.x LegacyPartitioner",
       "XXH3_64", "RoutingKit XXH3 (no client default)");
 
   @Spec

@@ -134,6 +134,48 @@ class RoutingCliTest {
   }
 
   @Test
+  void theChartIsSmallZoomedAndLabelsTheHottestPartitions() throws IOException {
+    // issue 15.18: 24 balanced bars were 620-660 KB (glyphs as paths), the axis started at 0
+    Path keys = dir.resolve("many.txt");
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 100_000; i++) {
+      sb.append("user-").append(i).append('\n');
+    }
+    Files.writeString(keys, sb);
+    Path svg = dir.resolve("zoom.svg");
+    assertThat(run("analyze", "--keys", keys.toString(), "--partitions", "24", "--chart",
+        svg.toString(), "--quiet").code()).isZero();
+    String doc = Files.readString(svg);
+    assertThat(Files.size(svg)).isLessThan(100_000);
+    assertThat(doc).contains("keys from many.txt").contains("perfect-hash band")
+        .contains("mean 4,167").contains("verdict WITHIN_PERFECT_HASH_BOUND");
+    assertThat(doc.split("x</text>", -1).length - 1).as("labelled hottest partitions").isEqualTo(3);
+    // the y-axis does not start at 0: its lowest tick is far above 0 for bars near 4,167
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(">([0-9,]+)</text>").matcher(doc);
+    java.util.List<Integer> ticks = new java.util.ArrayList<>();
+    while (m.find()) {
+      ticks.add(Integer.parseInt(m.group(1).replace(",", "")));
+    }
+    // (numbers up to 23 are the partitions' labels; every other number is a y tick)
+    assertThat(ticks).filteredOn(t -> t > 23).hasSizeGreaterThan(3)
+        .allMatch(t -> t > 3500 && t < 5000);
+  }
+
+  @Test
+  void aChartOfStandardInputIsTitledSo() throws IOException {
+    Path svg = dir.resolve("stdin.svg");
+    java.io.InputStream old = System.in;
+    try {
+      System.setIn(new java.io.ByteArrayInputStream("a\nb\nc\n".getBytes(StandardCharsets.UTF_8)));
+      assertThat(run("analyze", "--keys", "-", "--partitions", "2", "--chart", svg.toString(),
+          "--quiet").code()).isZero();
+    } finally {
+      System.setIn(old);
+    }
+    assertThat(Files.readString(svg)).contains("keys from standard input").doesNotContain(">-<");
+  }
+
+  @Test
   void specFileSelectsTheRouter() throws IOException {
     Path spec = Files.writeString(dir.resolve("routing.properties"),
         "routing.scheme=pulsar-java-string\nbootstrap.servers=ignored:9092\n");

@@ -1,0 +1,209 @@
+package io.github.routingkit.assignment;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * The builder for a group of members that all subscribe to the same topics, all of one weight
+ * (Kafka's "constrained" case): quotas in partitions by largest-remainder apportionment, then
+ * {@link PartitionSelector} over all the group's partitions at once.
+ */
+final class EqualSubscriptions {
+  private EqualSubscriptions() {}
+
+  /**
+   * Assigns the partitions of topics {@code ct} (ascending) to members {@code cm} (canonical
+   * order), each of which subscribes to all of them.
+   *
+   * <ol>
+   *   <li>Quotas: the {@code L} partitions are shared by member weight, {@code floor(L*w/W)} or one more; the extra ones go first to members that own
+   *       more than their floor (fewest moves), then to the largest remainders.</li>
+   *   <li>Keep order: a member over its quota gives up first partitions a member of a replica rack
+   *       has room for, then partitions of the topics it holds most above its per-topic share
+   *       ({@code P_t*w/W}; per-topic spread), and keeps the others.</li>
+   *   <li>{@link PartitionSelector} with need = quota.</li>
+   * </ol>
+   */
+  static void assign(GroupIndex g, int[] cm, int[] ct) {
+    int n = cm.length;
+    int[] local = new int[g.mem.length];
+    long totalWeight = 0;
+    for (int k = 0; k < n; k++) {
+      local[cm[k]] = k;
+      totalWeight += g.mem[cm[k]].weight();
+    }
+    long totalLoad = 0;
+    long[] ownedLoad = new long[n];
+    int[] ownedCount = new int[n];
+    int partCount = 0;
+    for (int t : ct) {
+      partCount += g.offset[t + 1] - g.offset[t];
+      for (int gp = g.offset[t]; gp < g.offset[t + 1]; gp++) {
+        totalLoad++;
+        int o = g.owner[gp];
+        if (o >= 0) {
+          int k = local[o];
+          ownedLoad[k]++;
+          ownedCount[k]++;
+        }
+      }
+    }
+
+    // 1. Quotas.
+    long[] quota = new long[n];
+    long[] rem = new long[n];
+    long sumFloor = 0;
+    List<Integer> candidates = new ArrayList<>();
+    for (int k = 0; k < n; k++) {
+      long num = Math.multiplyExact(totalLoad, (long) g.mem[cm[k]].weight());
+      quota[k] = num / totalWeight;
+      rem[k] = num % totalWeight;
+      sumFloor += quota[k];
+      if (rem[k] > 0) {
+        candidates.add(k);
+      }
+    }
+    long extra = totalLoad - sumFloor;
+    candidates.sort(Comparator.<Integer>comparingInt(k -> ownedLoad[k] > quota[k] ? 0 : 1)
+        .thenComparing(k -> -rem[k])
+        .thenComparingInt(k -> k));
+    for (int j = 0; j < extra; j++) {
+      quota[candidates.get(j)]++;
+    }
+
+    // 2. Keep orders.
+    int[][] won = new int[n][];
+    for (int k = 0; k < n; k++) {
+      won[k] = new int[ownedCount[k]];
+    }
+    int[] fill = new int[n];
+    int[] parts = new int[partCount];
+    int pc = 0;
+    for (int t : ct) {
+      for (int gp = g.offset[t]; gp < g.offset[t + 1]; gp++) {
+        parts[pc++] = gp;
+        int o = g.owner[gp];
+        if (o >= 0) {
+          int k = local[o];
+          won[k][fill[k]++] = gp;
+        }
+      }
+    }
+    long[] rackDemand = new long[g.rackCount];
+    for (int k = 0; k < n; k++) {
+      int r = g.memberRack[cm[k]];
+      if (r >= 0 && ownedLoad[k] < quota[k]) {
+        rackDemand[r] += quota[k] - ownedLoad[k];
+      }
+    }
+    for (int k = 0; k < n; k++) {
+      if (ownedLoad[k] > quota[k]) {
+        won[k] = keepOrder(g, cm[k], won[k], ownedLoad[k] - quota[k], rackDemand, totalWeight);
+      }
+    }
+
+    // 3. Partitions.
+    new PartitionSelector(g, cm, quota.clone(), null, true).select(parts, won);
+  }
+
+  /**
+   * The order in which member {@code i} keeps its owned partitions {@code won} (ascending) when it
+   * owns {@code excess} more load than its quota: releases first the partitions off its rack (the
+   * selector moves them when a rack-local member has room), then those a rack with spare quota
+   * holds (the move gains locality), then one at a time from the topic it holds most above its
+   * share; keeps the others, then the released ones in reverse.
+   */
+  static int[] keepOrder(GroupIndex g, int i, int[] won, long excess, long[] rackDemand,
+      long totalWeight) {
+    boolean[] released = new boolean[won.length];
+    int[] release = new int[won.length];
+    int r = 0;
+    long releasedLoad = 0;
+    for (int j = 0; j < won.length && releasedLoad < excess; j++) {
+      if (g.isRemote(i, won[j])) {
+        released[j] = true;
+        release[r++] = won[j];
+        releasedLoad++;
+      }
+    }
+    if (g.hasRacks()) {
+      for (int j = 0; j < won.length && releasedLoad < excess; j++) {
+        int gp = won[j];
+        if (released[j]) {
+          continue;
+        }
+        long w = 1;
+        int[] rs = g.racksOf(gp);
+        if (rs == null) {
+          continue;
+        }
+        int best = -1;
+        for (int x : rs) {
+          if (rackDemand[x] >= w && (best < 0 || x < best)) {
+            best = x;
+          }
+        }
+        if (best >= 0) {
+          rackDemand[best] -= w;
+          released[j] = true;
+          release[r++] = gp;
+          releasedLoad += w;
+        }
+      }
+    }
+    if (releasedLoad < excess) {
+      // Per-topic spread: segments of won by topic; release from the end of the topic whose
+      // count is furthest above its share P_t * w_i / W (scaled by W to stay in integers).
+      long wi = g.mem[i].weight();
+      List<int[]> segs = new ArrayList<>(); // {topic, start, end (exclusive), count, cursor}
+      int j = 0;
+      while (j < won.length) {
+        int t = g.topicOf[won[j]];
+        int start = j;
+        int count = 0;
+        while (j < won.length && g.topicOf[won[j]] == t) {
+          count += released[j] ? 0 : 1;
+          j++;
+        }
+        segs.add(new int[] {t, start, j, count, j - 1});
+      }
+      PriorityQueue<int[]> pq = new PriorityQueue<>((a, b) -> {
+        long sa = a[3] * totalWeight - (long) (g.offset[a[0] + 1] - g.offset[a[0]]) * wi;
+        long sb = b[3] * totalWeight - (long) (g.offset[b[0] + 1] - g.offset[b[0]]) * wi;
+        return sa != sb ? Long.compare(sb, sa) : Integer.compare(b[0], a[0]);
+      });
+      for (int[] s : segs) {
+        if (s[3] > 0) {
+          pq.add(s);
+        }
+      }
+      while (releasedLoad < excess && !pq.isEmpty()) {
+        int[] s = pq.poll();
+        while (released[s[4]]) {
+          s[4]--;
+        }
+        int at = s[4]--;
+        released[at] = true;
+        release[r++] = won[at];
+        releasedLoad++;
+        s[3]--;
+        if (s[3] > 0) {
+          pq.add(s);
+        }
+      }
+    }
+    int[] keep = new int[won.length];
+    int c = 0;
+    for (int j = 0; j < won.length; j++) {
+      if (!released[j]) {
+        keep[c++] = won[j];
+      }
+    }
+    while (r > 0) {
+      keep[c++] = release[--r];
+    }
+    return keep;
+  }
+}

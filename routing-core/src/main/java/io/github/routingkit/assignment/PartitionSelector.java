@@ -1,0 +1,308 @@
+package io.github.routingkit.assignment;
+
+import java.util.Arrays;
+
+/**
+ * Picks the concrete partitions of one bucket (a set of partitions, and members each needing a
+ * given load of them) once the builders have fixed how much load each member gets. Shared by both
+ * builders: {@link EqualSubscriptions} calls it once per group of members with identical
+ * subscriptions (need = quota), {@link MixedSubscriptions} once per topic (need = that member's
+ * count of the topic, cost 1).
+ *
+ * <ol>
+ *   <li>Each member keeps its owned partitions that are not off its rack, in its keep order, while
+ *       it has need left.</li>
+ *   <li>Free partitions whose replicas are on some member's rack go to a rack-local member with
+ *       need left beyond what its own off-rack partitions reserve (the partitions with the fewest
+ *       such racks first).</li>
+ *   <li>Owned partitions off their owner's rack, and free ones step 2 could not place, go to a
+ *       rack-local member with spare need, else with reserved need (rack re-alignment: the owner's need is
+ *       then met elsewhere, so balance is unchanged); the owned ones left go back to their owner
+ *       if it has need left.</li>
+ *   <li>The rest go to the members with the most need left, round-robin in canonical order.</li>
+ * </ol>
+ * The load each member ends with equals its need whenever all costs are equal; the need sum must
+ * equal the bucket's load then. Not thread-safe; one per call.
+ */
+final class PartitionSelector {
+  private final GroupIndex g;
+  private final int[] members; // global member index by local k, canonical order
+  private final long[] need;
+  private final boolean unitCost; // the cost of every partition of the bucket is `cost(any)`
+  private final int[] costByTopic;
+  /** Need less what the member's own off-rack partitions reserve (racks only). */
+  private long[] spare;
+  private IntHeap[] bySpare;
+  private IntHeap[] byNeed;
+
+  /**
+   * @param costByTopic the cost of a partition of topic {@code t}, or null for cost 1 everywhere
+   */
+  PartitionSelector(GroupIndex g, int[] members, long[] need, int[] costByTopic, boolean unitCost) {
+    this.g = g;
+    this.members = members;
+    this.need = need;
+    this.costByTopic = costByTopic;
+    this.unitCost = unitCost;
+  }
+
+  private long cost(int gp) {
+    return costByTopic == null ? 1 : costByTopic[g.topicOf[gp]];
+  }
+
+  /**
+   * Assigns every partition of {@code parts} (in ascending order) by writing {@code g.target}.
+   *
+   * @param keepOrder per local member, its owned partitions of this bucket, most wanted first
+   */
+  void select(int[] parts, int[][] keepOrder) {
+    int n = members.length;
+    // 1. Keep owned partitions that are on the owner's rack or rack-neutral.
+    int[] remote = new int[16];
+    int remoteCount = 0;
+    for (int k = 0; k < n; k++) {
+      int i = members[k];
+      for (int gp : keepOrder[k]) {
+        if (g.isRemote(i, gp)) {
+          if (remoteCount == remote.length) {
+            remote = Arrays.copyOf(remote, remoteCount * 2);
+          }
+          remote[remoteCount++] = gp;
+        } else if (need[k] > 0) {
+          // Keeping may overshoot the need by less than one partition's cost (topic weights):
+          // that is what step 4 does too, so a result assigned again stays as it is.
+          need[k] -= cost(gp);
+          g.target[gp] = i;
+        }
+      }
+    }
+    int[] localOf = null;
+    if (g.hasRacks()) {
+      localOf = new int[g.mem.length];
+      Arrays.fill(localOf, -1);
+      for (int k = 0; k < n; k++) {
+        localOf[members[k]] = k;
+      }
+      // A member's own off-rack partitions reserve its need: a free partition takes reserved
+      // need only where no rack-local member has spare need, so it does not push them out (that
+      // would move them for nothing, and the follow-up rebalance would move them again).
+      spare = new long[n];
+      for (int j = 0; j < remoteCount; j++) {
+        spare[localOf[g.owner[remote[j]]]] -= cost(remote[j]);
+      }
+      for (int k = 0; k < n; k++) {
+        spare[k] += need[k];
+      }
+      bySpare = rackHeaps(spare);
+      byNeed = rackHeaps(need);
+      java.util.BitSet remoteSet = new java.util.BitSet();
+      for (int j = 0; j < remoteCount; j++) {
+        remoteSet.set(remote[j]);
+      }
+      // 2. Free partitions to rack-local members with spare need, most constrained first.
+      long[] order = new long[parts.length];
+      int c = 0;
+      for (int gp : parts) {
+        if (g.target[gp] < 0 && !remoteSet.get(gp)) {
+          long o = constraintKey(gp);
+          if (o >= 0) {
+            order[c++] = o;
+          }
+        }
+      }
+      Arrays.sort(order, 0, c);
+      int unplaced = 0;
+      for (int j = 0; j < c; j++) {
+        int gp = (int) order[j];
+        int k = bestLocal(bySpare, spare, gp);
+        if (k >= 0) {
+          give(k, gp);
+        } else {
+          order[unplaced++] = order[j];
+        }
+      }
+      // 3. Rack re-alignment: the owned partitions off their owner's rack, and the free ones
+      // step 2 could not place, go to a rack-local member with spare need, else with reserved
+      // need (so two members holding each other's rack's partitions swap them). Need only falls
+      // here, so one pass in constraint order is final; then the owned ones go back to their
+      // owner if it has need left.
+      long[] pool = Arrays.copyOf(order, unplaced + remoteCount);
+      int pc = unplaced;
+      for (int j = 0; j < remoteCount; j++) {
+        long o = constraintKey(remote[j]);
+        pool[pc++] = o >= 0 ? o : ((1023L - cost(remote[j])) << 32) | remote[j];
+      }
+      Arrays.sort(pool, 0, pc);
+      for (int j = 0; j < pc; j++) {
+        int gp = (int) pool[j];
+        int k = bestLocal(bySpare, spare, gp);
+        if (k < 0) {
+          k = bestLocal(byNeed, need, gp);
+        }
+        if (k >= 0) {
+          give(k, gp);
+          if (remoteSet.get(gp)) {
+            int o = localOf[g.owner[gp]];
+            spare[o] += cost(gp); // its reservation is free now
+            update(o);
+          }
+        }
+      }
+      for (int j = 0; j < remoteCount; j++) {
+        int gp = remote[j];
+        int k = localOf[g.owner[gp]];
+        if (g.target[gp] < 0 && k >= 0 && need[k] > 0) {
+          give(k, gp);
+        }
+      }
+    }
+    // 4. The rest.
+    int free = 0;
+    int[] rest = new int[parts.length];
+    for (int gp : parts) {
+      if (g.target[gp] < 0) {
+        rest[free++] = gp;
+      }
+    }
+    if (free == 0) {
+      return;
+    }
+    if (unitCost) {
+      free = roundRobin(rest, free);
+    }
+    if (free > 0) {
+      byMostNeed(rest, free);
+    }
+  }
+
+  /** Sort key: partitions on fewer member racks first, heavier first; -1 if on no member's rack. */
+  private long constraintKey(int gp) {
+    int[] rs = g.racksOf(gp);
+    if (rs == null) {
+      return -1;
+    }
+    int withMembers = 0;
+    for (int r : rs) {
+      withMembers += bySpare[r] != null ? 1 : 0;
+    }
+    return withMembers == 0 ? -1 : ((long) withMembers << 42) | ((1023L - cost(gp)) << 32) | gp;
+  }
+
+  private IntHeap[] rackHeaps(long[] key) {
+    IntHeap[] byRack = new IntHeap[g.rackCount];
+    IntHeap.Order order = (a, b) -> key[a] != key[b] ? Long.compare(key[b], key[a]) : Integer.compare(a, b);
+    for (int k = 0; k < members.length; k++) {
+      int r = g.memberRack[members[k]];
+      if (r >= 0) {
+        if (byRack[r] == null) {
+          byRack[r] = new IntHeap(members.length, order);
+        }
+        byRack[r].add(k);
+      }
+    }
+    return byRack;
+  }
+
+  /** The rack-local member with the most {@code key} that has at least {@code gp}'s cost, or -1. */
+  private int bestLocal(IntHeap[] byRack, long[] key, int gp) {
+    int[] rs = g.racksOf(gp);
+    if (rs == null) {
+      return -1;
+    }
+    long c = cost(gp);
+    int best = -1;
+    for (int r : rs) {
+      IntHeap h = byRack[r];
+      if (h == null || h.isEmpty()) {
+        continue;
+      }
+      int top = h.peek();
+      if (key[top] >= c && (best < 0 || key[top] > key[best] || (key[top] == key[best] && top < best))) {
+        best = top;
+      }
+    }
+    return best;
+  }
+
+  private void give(int k, int gp) {
+    need[k] -= cost(gp);
+    g.target[gp] = members[k];
+    if (spare != null) {
+      spare[k] -= cost(gp);
+      update(k);
+    }
+  }
+
+  private void update(int k) {
+    int r = g.memberRack[members[k]];
+    if (r >= 0 && bySpare[r] != null) {
+      bySpare[r].update(k);
+      byNeed[r].update(k);
+    }
+  }
+
+  /**
+   * Equal costs: round by round, every member with need left takes one partition, in canonical
+   * order (so each topic's consecutive partitions spread over the members). Returns how many of
+   * {@code rest} are left (only if the needs fall short).
+   */
+  private int roundRobin(int[] rest, int free) {
+    int n = members.length;
+    long c = cost(rest[0]);
+    long[] units = new long[n];
+    int[] eligible = new int[n];
+    int size = 0;
+    for (int k = 0; k < n; k++) {
+      units[k] = Math.max(0, need[k] / c);
+      if (units[k] > 0) {
+        eligible[size++] = k;
+      }
+    }
+    int done = 0;
+    while (size > 0 && done < free) {
+      int kept = 0;
+      for (int e = 0; e < size && done < free; e++) {
+        int k = eligible[e];
+        int gp = rest[done++];
+        g.target[gp] = members[k];
+        need[k] -= c;
+        if (--units[k] > 0) {
+          eligible[kept++] = k;
+        }
+      }
+      if (done >= free) {
+        break;
+      }
+      size = kept;
+    }
+    if (done < free) {
+      System.arraycopy(rest, done, rest, 0, free - done);
+    }
+    return free - done;
+  }
+
+  /** Unequal costs: heaviest first, each to the member with the most need left (ties: earlier). */
+  private void byMostNeed(int[] rest, int free) {
+    int n = members.length;
+    if (n == 0) {
+      return;
+    }
+    long[] keys = new long[free];
+    for (int j = 0; j < free; j++) {
+      keys[j] = ((1023L - cost(rest[j])) << 32) | rest[j];
+    }
+    Arrays.sort(keys);
+    IntHeap h = new IntHeap(n,
+        (a, b) -> need[a] != need[b] ? Long.compare(need[b], need[a]) : Integer.compare(a, b));
+    for (int k = 0; k < n; k++) {
+      h.add(k);
+    }
+    for (long key : keys) {
+      int gp = (int) key;
+      int k = h.peek();
+      need[k] -= cost(gp);
+      g.target[gp] = members[k];
+      h.update(k);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package io.github.routingkit.assignment;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.ObjIntConsumer;
+
+/**
+ * The result of one {@link AssignmentPolicy#assign} call (one rebalance): the partitions each
+ * member gets, and the partitions held back until their current owner has revoked them
+ * (cooperative mode only). Named so that it does not clash with Kafka's own
+ * {@code ConsumerPartitionAssignor.GroupAssignment} and
+ * {@code org.apache.kafka.coordinator.group.api.assignor.GroupAssignment}.
+ *
+ * <p>Immutable and thread-safe. Every member of the input appears (possibly with no partitions);
+ * a member's partitions are in {@link PartitionRef} order; no partition appears twice. The
+ * partitions are held as indexes and turned into {@link PartitionRef} lists only when
+ * {@link #byMember()} or {@link #partitionsOf} is called; adapters that build their own partition
+ * type use {@link #forEachPartition}, which allocates nothing per partition.
+ */
+public final class RebalanceResult {
+  private final String[] memberIds; // sorted
+  private final String[] topicNames; // sorted
+  private final int[] topicOffset; // global index of each topic's partition 0; length topics + 1
+  private final int[][] partitions; // per member, ascending global indexes
+  private final int[] pending; // ascending global indexes
+  private volatile Map<String, List<PartitionRef>> byMember;
+
+  RebalanceResult(String[] memberIds, String[] topicNames, int[] topicOffset, int[][] partitions,
+      int[] pending) {
+    this.memberIds = memberIds;
+    this.topicNames = topicNames;
+    this.topicOffset = topicOffset;
+    this.partitions = partitions;
+    this.pending = pending;
+  }
+
+  /** Returns the member ids, sorted. */
+  public List<String> memberIds() {
+    return Collections.unmodifiableList(Arrays.asList(memberIds));
+  }
+
+  /** Returns member id to its sorted partitions, for every member, in member-id order. */
+  public Map<String, List<PartitionRef>> byMember() {
+    Map<String, List<PartitionRef>> m = byMember;
+    if (m == null) {
+      TreeMap<String, List<PartitionRef>> out = new TreeMap<>();
+      for (int i = 0; i < memberIds.length; i++) {
+        out.put(memberIds[i], refs(partitions[i]));
+      }
+      byMember = m = Collections.unmodifiableMap(out);
+    }
+    return m;
+  }
+
+  /** Returns the sorted partitions of {@code memberId}, or an empty list for an unknown member. */
+  public List<PartitionRef> partitionsOf(String memberId) {
+    int i = Arrays.binarySearch(memberIds, memberId);
+    return i < 0 ? List.of() : refs(partitions[i]);
+  }
+
+  /** Returns how many partitions {@code memberId} gets (0 for an unknown member). */
+  public int countOf(String memberId) {
+    int i = Arrays.binarySearch(memberIds, memberId);
+    return i < 0 ? 0 : partitions[i].length;
+  }
+
+  /**
+   * Calls {@code action} with (topic, partition) for each partition of {@code memberId}, in
+   * {@link PartitionRef} order; does nothing for an unknown member.
+   */
+  public void forEachPartition(String memberId, ObjIntConsumer<String> action) {
+    int i = Arrays.binarySearch(memberIds, memberId);
+    if (i < 0) {
+      return;
+    }
+    int t = 0;
+    for (int gp : partitions[i]) {
+      while (gp >= topicOffset[t + 1]) {
+        t++;
+      }
+      action.accept(topicNames[t], gp - topicOffset[t]);
+    }
+  }
+
+  /**
+   * Returns the partitions given to nobody in this rebalance because another member still owns
+   * them and must revoke them first (always empty in {@link RebalanceMode#EAGER}). Kafka's
+   * cooperative protocol runs a follow-up rebalance after a revocation, which hands them over.
+   */
+  public Set<PartitionRef> pendingRevocation() {
+    return Collections.unmodifiableSet(new TreeSet<>(refs(pending)));
+  }
+
+  private List<PartitionRef> refs(int[] gps) {
+    List<PartitionRef> out = new ArrayList<>(gps.length);
+    int t = 0;
+    for (int gp : gps) {
+      while (gp >= topicOffset[t + 1]) {
+        t++;
+      }
+      out.add(new PartitionRef(topicNames[t], gp - topicOffset[t]));
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof RebalanceResult g
+        && byMember().equals(g.byMember())
+        && pendingRevocation().equals(g.pendingRevocation());
+  }
+
+  @Override
+  public int hashCode() {
+    return byMember().hashCode() * 31 + pendingRevocation().hashCode();
+  }
+
+  @Override
+  public String toString() {
+    Set<PartitionRef> p = pendingRevocation();
+    return "RebalanceResult" + byMember() + (p.isEmpty() ? "" : " pending " + p);
+  }
+}

@@ -1,0 +1,64 @@
+package io.github.routingkit.kafka;
+
+import io.github.routingkit.assignment.AssignableTopic;
+import io.github.routingkit.assignment.AssignmentPolicy;
+import io.github.routingkit.assignment.GroupMember;
+import io.github.routingkit.assignment.PartitionRef;
+import io.github.routingkit.assignment.RebalanceMode;
+import io.github.routingkit.assignment.RebalanceResult;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.function.IntFunction;
+
+/**
+ * The one translation both Kafka assignors share: group members and topic metadata, in whatever
+ * form the Kafka API gives them, into {@link AssignmentPolicy} inputs, and the result back. The
+ * adapters only read their API's types and call {@link #member} and {@link #topic}.
+ *
+ * <p>Not thread-safe; one per {@code assign} call.
+ */
+final class GroupStateTranslation {
+  private final List<GroupMember> members = new ArrayList<>();
+  private final List<AssignableTopic> topics = new ArrayList<>();
+
+  /**
+   * Adds a member.
+   *
+   * @param owned partitions the member claims; claims with a null topic or a negative partition
+   *     (a broken client) are dropped
+   */
+  void member(String memberId, String instanceId, String rackId, int weight, Set<String> topicNames,
+      List<PartitionRef> owned, int generation) {
+    members.add(new GroupMember(memberId, instanceId, rackId, weight, topicNames, owned, generation));
+  }
+
+  /**
+   * Adds a topic with partitions {@code 0..count-1}; {@code racksOf.apply(p)} gives the racks
+   * holding a replica of partition {@code p} (null or empty if unknown). A topic without
+   * partitions is skipped.
+   */
+  void topic(String name, int count, IntFunction<Set<String>> racksOf, int weight) {
+    if (count <= 0) {
+      return;
+    }
+    Set<String>[] racks = newSetArray(count);
+    boolean any = false;
+    for (int p = 0; p < count; p++) {
+      Set<String> r = racksOf.apply(p);
+      racks[p] = r == null ? Set.of() : r;
+      any |= !racks[p].isEmpty();
+    }
+    topics.add(new AssignableTopic(name, count, any ? Arrays.asList(racks) : List.of(), weight));
+  }
+
+  RebalanceResult assign(RebalanceMode mode) {
+    return AssignmentPolicy.assign(members, topics, mode);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Set<String>[] newSetArray(int n) {
+    return (Set<String>[]) new Set<?>[n];
+  }
+}
