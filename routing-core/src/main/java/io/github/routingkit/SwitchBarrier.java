@@ -1,5 +1,6 @@
 package io.github.routingkit;
 
+import io.github.routingkit.internal.Partitions;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

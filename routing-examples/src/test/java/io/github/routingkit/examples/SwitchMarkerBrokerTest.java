@@ -3,9 +3,9 @@ package io.github.routingkit.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.routingkit.KeyRouter;
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.SwitchBarrier;
-import io.github.routingkit.examples.broker.EmbeddedKafka;
+import io.github.routingkit.testbrokers.EmbeddedKafka;
 import io.github.routingkit.kafka.RoutingPartitioner;
 import io.github.routingkit.kafka.SwitchMarkers;
 import java.nio.charset.StandardCharsets;

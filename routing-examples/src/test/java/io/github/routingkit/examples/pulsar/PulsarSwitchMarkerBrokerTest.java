@@ -3,9 +3,9 @@ package io.github.routingkit.examples.pulsar;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.routingkit.KeyRouter;
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.SwitchBarrier;
-import io.github.routingkit.examples.broker.EmbeddedPulsar;
+import io.github.routingkit.testbrokers.EmbeddedPulsar;
 import io.github.routingkit.pulsar.PulsarRouting;
 import io.github.routingkit.pulsar.SwitchMarkers;
 import java.util.ArrayList;

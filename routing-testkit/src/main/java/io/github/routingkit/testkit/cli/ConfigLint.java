@@ -1,6 +1,6 @@
 package io.github.routingkit.testkit.cli;
 
-import io.github.routingkit.RoutingSpec;
+import io.github.routingkit.config.RoutingSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -57,9 +57,9 @@ final class ResizeCommand implements Callable<Integer> {
     if (routerOptions.given()) {
       builder.router(routerOptions.describe(cmd), routerOptions.router(cmd));
       if (all) {
-        for (io.github.routingkit.HashScheme s : io.github.routingkit.HashScheme.values()) {
-          for (io.github.routingkit.Placement p : io.github.routingkit.Placement.values()) {
-            builder.router(s.id() + " / " + p.id(), io.github.routingkit.HashRouter.of(s, p,
+        for (io.github.routingkit.hash.HashScheme s : io.github.routingkit.hash.HashScheme.values()) {
+          for (io.github.routingkit.placement.Placement p : io.github.routingkit.placement.Placement.values()) {
+            builder.router(s.id() + " / " + p.id(), io.github.routingkit.router.HashRouter.of(s, p,
                 io.github.routingkit.KeylessPolicy.ROUND_ROBIN));
           }
         }

@@ -203,8 +203,8 @@ class CliExitCodeTest {
         "--spec", spec.toString(), "--all", "--format", "csv");
     assertThat(r.code()).isZero();
     List<String> rows = r.out().lines().toList();
-    int every = io.github.routingkit.HashScheme.values().length
-        * io.github.routingkit.Placement.values().length;
+    int every = io.github.routingkit.hash.HashScheme.values().length
+        * io.github.routingkit.placement.Placement.values().length;
     assertThat(rows).hasSize(1 + 1 + every);
     assertThat(rows.get(1)).startsWith("--spec " + spec + ",12,16,");
     // the spec's jump row equals the kafka-murmur2 / jump row
