@@ -100,7 +100,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         out.println(report.toJson());
         break;
       default:
-        out.println("keys              " + input.file + " (" + String.format(Locale.ROOT, "%,d",
+        out.println("keys              " + input.displayName() + " (" + String.format(Locale.ROOT, "%,d",
             stats.keys()) + " keys)");
         out.print(report.toText());
     }

@@ -38,9 +38,19 @@ final class CompareCommand implements Callable<Integer> {
   @Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--key", paramLabel = "KEY", required = true,
-      description = "The key, as text (hashed as its UTF-8 bytes).")
+  @Option(names = "--key", paramLabel = "KEY",
+      description = "The key, as text (hashed as its UTF-8 bytes). Needs a UTF-8 locale for"
+          + " non-ASCII keys; else use --key-hex or --key-file.")
   String key;
+
+  @Option(names = "--key-hex", paramLabel = "HEX",
+      description = "The key as the hex of its UTF-8 bytes (e.g. E69DB1E4BAAC for 東京), for"
+          + " shells and locales that cannot pass it as text.")
+  String keyHex;
+
+  @Option(names = "--key-file", paramLabel = "FILE",
+      description = "Read the key from FILE (UTF-8; one trailing newline is dropped).")
+  java.nio.file.Path keyFile;
 
   @Option(names = "--partitions", paramLabel = "N", required = true,
       description = "Partition count.")
@@ -51,6 +61,30 @@ final class CompareCommand implements Callable<Integer> {
     CommandLine cmd = spec.commandLine();
     if (partitions < 1) {
       throw new ParameterException(cmd, "--partitions was " + partitions + ", must be at least 1");
+    }
+    int given = (key != null ? 1 : 0) + (keyHex != null ? 1 : 0) + (keyFile != null ? 1 : 0);
+    if (given != 1) {
+      throw new ParameterException(cmd, "give exactly one of --key, --key-hex, --key-file");
+    }
+    if (keyHex != null) {
+      key = strictUtf8(parseHex(cmd, keyHex), "--key-hex " + keyHex);
+    } else if (keyFile != null) {
+      byte[] bytes;
+      try {
+        bytes = java.nio.file.Files.readAllBytes(keyFile);
+      } catch (java.nio.file.NoSuchFileException e) {
+        throw new KeyInput.InputException("cannot read --key-file " + keyFile + ": no such file");
+      } catch (java.io.IOException e) {
+        throw new KeyInput.InputException("cannot read --key-file " + keyFile + ": " + e);
+      }
+      int len = bytes.length;
+      if (len > 0 && bytes[len - 1] == '\n') {
+        len--;
+        if (len > 0 && bytes[len - 1] == '\r') {
+          len--;
+        }
+      }
+      key = strictUtf8(java.util.Arrays.copyOf(bytes, len), "--key-file " + keyFile);
     }
     PrintWriter out = cmd.getOut();
     out.printf(Locale.ROOT, "key '%s' (%d UTF-8 bytes), %d partitions%n%n", key,
@@ -70,5 +104,35 @@ final class CompareCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  private static byte[] parseHex(CommandLine cmd, String hex) {
+    String h = hex.replace(" ", "");
+    if (h.startsWith("0x") || h.startsWith("0X")) {
+      h = h.substring(2);
+    }
+    if (h.length() % 2 != 0 || !h.matches("[0-9a-fA-F]*")) {
+      throw new ParameterException(cmd, "--key-hex was '" + hex + "', must be an even number of"
+          + " hex digits (the key's UTF-8 bytes)");
+    }
+    byte[] b = new byte[h.length() / 2];
+    for (int i = 0; i < b.length; i++) {
+      b[i] = (byte) Integer.parseInt(h.substring(2 * i, 2 * i + 2), 16);
+    }
+    return b;
+  }
+
+  /** Decodes strictly: compare answers for text keys, so bytes that are not UTF-8 are refused. */
+  private static String strictUtf8(byte[] bytes, String what) {
+    try {
+      return StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+          .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+          .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new KeyInput.InputException(what + " is not valid UTF-8: compare hashes text keys as"
+          + " their UTF-8 bytes (Pulsar's schemes hash the String), so it cannot answer for"
+          + " these bytes");
+    }
   }
 }

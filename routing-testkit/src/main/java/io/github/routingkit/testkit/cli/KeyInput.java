@@ -121,14 +121,14 @@ final class KeyInput {
           String header = reader.readLine();
           lines++;
           if (header == null) {
-            throw new InputException(file + " holds no keys (it is empty)");
+            throw new InputException(displayName() + " holds no keys (it is empty)");
           }
           List<String> names = split(stripBom(header), f);
           idx = indexes(names);
           for (int i : idx) {
             if (i >= names.size()) {
               throw new InputException("--column " + (i + 1) + " is beyond the " + names.size()
-                  + " column(s) of the header of " + file + " " + names);
+                  + " column(s) of the header of " + displayName() + " " + names);
             }
           }
         } else {
@@ -145,11 +145,11 @@ final class KeyInput {
         }
         if (lines <= BINARY_CHECK_LINES && line.indexOf('\u0000') >= 0) {
           // a zip, parquet or other binary file read as text would "analyze" fine, exit 0
-          throw new InputException(file + " looks binary (a NUL byte on line " + lines
+          throw new InputException(displayName() + " looks binary (a NUL byte on line " + lines
               + "); give a text, TSV or CSV key sample (gzip is read directly)");
         }
         if (!quiet && lines % PROGRESS_EVERY == 0) {
-          err.printf(Locale.ROOT, "routing: %,d lines read from %s%n", lines, file);
+          err.printf(Locale.ROOT, "routing: %,d lines read from %s%n", lines, displayName());
           err.flush();
         }
         if (idx == null) {
@@ -171,15 +171,15 @@ final class KeyInput {
         keys++;
       }
     } catch (NoSuchFileException e) {
-      throw new InputException("cannot read " + file + ": no such file");
+      throw new InputException("cannot read " + displayName() + ": no such file");
     } catch (java.nio.file.AccessDeniedException e) {
-      throw new InputException("cannot read " + file + ": permission denied");
+      throw new InputException("cannot read " + displayName() + ": permission denied");
     } catch (IOException | UncheckedIOException e) {
-      throw new InputException("cannot read " + file + ": " + e.getMessage());
+      throw new InputException("cannot read " + displayName() + ": " + e.getMessage());
     }
     if (keys == 0) {
       // an empty sample would "pass" any --fail-above check: refuse it
-      throw new InputException(file + " holds no keys" + (skipped > 0 ? " (all " + skipped
+      throw new InputException(displayName() + " holds no keys" + (skipped > 0 ? " (all " + skipped
           + " line(s) were blank or had too few columns" + (columns != null ? " for --column "
           + columns.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","))
           : "") + ")" : ""));
@@ -193,7 +193,7 @@ final class KeyInput {
       for (int i = 0; i < idx.length; i++) {
         idx[i] = header.indexOf(fields.get(i));
         if (idx[i] < 0) {
-          throw new InputException("--tsv-field " + fields.get(i) + " is not a column of " + file
+          throw new InputException("--tsv-field " + fields.get(i) + " is not a column of " + displayName()
               + ", the header has " + header);
         }
       }
@@ -266,6 +266,11 @@ final class KeyInput {
 
   private static String stripBom(String s) {
     return !s.isEmpty() && s.charAt(0) == '\uFEFF' ? s.substring(1) : s;
+  }
+
+  /** How the input is named in output and errors: the path, or "standard input" for {@code -}. */
+  String displayName() {
+    return isStdin() ? "standard input" : file.toString();
   }
 
   /** Whether the input is standard input ({@code --keys -}), which can be read only once. */

@@ -65,6 +65,25 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = "--quiet", description = "No progress lines on stderr.")
   boolean quiet;
 
+  @Option(names = "--message-bytes", paramLabel = "BYTES",
+      description = "Average message size: adds producer buffer sizing (Pulsar maxPendingMessages,"
+          + " memoryLimitBytes, blockIfQueueFull, sendTimeout; Kafka buffer.memory, max.block.ms,"
+          + " delivery.timeout.ms), each with its formula.")
+  Double messageBytes;
+
+  @Option(names = "--window", paramLabel = "SECONDS", defaultValue = "5",
+      description = "How long a partition may not take writes: a Pulsar bundle move or reconnect,"
+          + " a Kafka leader change (default: ${DEFAULT-VALUE}).")
+  double window;
+
+  @Option(names = "--producers", paramLabel = "N", defaultValue = "1",
+      description = "Producer instances sharing the peak write rate (default: ${DEFAULT-VALUE}).")
+  int producers;
+
+  @Option(names = "--flavor", paramLabel = "FLAVOR", defaultValue = "both",
+      description = "Buffer advice for kafka, pulsar or both (default: ${DEFAULT-VALUE}).")
+  String flavor;
+
   @Override
   public Integer call() {
     CommandLine cmd = spec.commandLine();
@@ -79,6 +98,17 @@ final class PlanCommand implements Callable<Integer> {
     }
     if (!(headroom >= 1) || Double.isInfinite(headroom)) {
       throw new ParameterException(cmd, "--headroom was " + headroom + ", must be >= 1");
+    }
+    if (messageBytes != null) {
+      positive(cmd, "--message-bytes", messageBytes);
+    }
+    positive(cmd, "--window", window);
+    if (producers < 1) {
+      throw new ParameterException(cmd, "--producers was " + producers + ", must be at least 1");
+    }
+    if (!flavor.equals("kafka") && !flavor.equals("pulsar") && !flavor.equals("both")) {
+      throw new ParameterException(cmd, "--flavor was '" + flavor + "', must be kafka, pulsar or"
+          + " both");
     }
     KeyInput input = null;
     if (keys != null) {
@@ -123,6 +153,7 @@ final class PlanCommand implements Callable<Integer> {
         ratio * headroom, n);
     boolean hotKeyBlocks = false;
     boolean capped = false;
+    double skewAtN = 1.0;
     if (input != null) {
       for (int round = 0; round < 20; round++) {
         DistributionReport report = measure(input, router, n, cmd);
@@ -133,6 +164,7 @@ final class PlanCommand implements Callable<Integer> {
             report.distinctKeys(), report.maxOverMean(), report.samplingP99(),
             skew == 1.0 ? "within chance, no adjustment" : "the hottest partition needs "
                 + String.format(Locale.ROOT, "%.4f", skew) + " x the mean");
+        skewAtN = skew;
         if (round == 0 && !report.topKeys().isEmpty()) {
           DistributionReport.KeyShare hot = report.topKeys().get(0);
           double hotRate = hot.share() * Math.max(peakWrite, peakConsume == null ? 0 : peakConsume);
@@ -163,7 +195,18 @@ final class PlanCommand implements Callable<Integer> {
         hotKeyBlocks ? " (not enough while the hot key stays on one partition)" : "",
         capped ? String.format(Locale.ROOT, " (capped: the skew asks for more than %,d)",
             MAX_PARTITIONS) : "");
+    if (messageBytes != null) {
+      out.print(ProducerBufferPlan.toText(ProducerBufferPlan.compute(peakWrite, partitionWrite, n,
+          skewAtN, producers, messageBytes, window, flavor), window, producers));
+    }
     out.flush();
+    if (hotKeyBlocks) {
+      // a CI gate on plan must see that no partition count is enough (it exited 0 before)
+      cmd.getErr().println("routing: check failed: the hot key alone needs more than one"
+          + " partition can take; no partition count fixes this");
+      cmd.getErr().flush();
+      return RoutingCli.EXIT_CHECK_FAILED;
+    }
     return 0;
   }
 

@@ -9,10 +9,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code routing resize}: what moves from N to M partitions under each scheme and placement. */
+/**
+ * {@code routing resize}: what moves from N to M partitions under the user's configuration
+ * ({@code --spec}, or {@code --scheme}/{@code --placement}), or under each scheme and placement.
+ */
 @Command(name = "resize", mixinStandardHelpOptions = true,
     description = "Fraction of a key sample that changes partition going from N to M partitions,"
-        + " under every hash scheme and placement, next to the (M-N)/M minimum.")
+        + " next to the (M-N)/M minimum: under your configuration (--spec, or --scheme and"
+        + " --placement) if given, with --all also every hash scheme and placement after it;"
+        + " else every hash scheme and placement.")
 final class ResizeCommand implements Callable<Integer> {
   @Spec
   CommandLine.Model.CommandSpec spec;
@@ -25,6 +30,13 @@ final class ResizeCommand implements Callable<Integer> {
 
   @Option(names = "--to", paramLabel = "M", required = true, description = "Partitions after.")
   int to;
+
+  @Mixin
+  RouterOptions routerOptions;
+
+  @Option(names = "--all", description = "With --spec/--scheme/--placement: also list every"
+      + " scheme and placement after your configuration.")
+  boolean all;
 
   @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
       description = "text, csv or json (default: ${DEFAULT-VALUE}).")
@@ -42,6 +54,20 @@ final class ResizeCommand implements Callable<Integer> {
       throw new ParameterException(cmd, "--format was '" + format + "', must be text, csv or json");
     }
     ResizeReport.Builder builder = ResizeReport.builder(from, to);
+    if (routerOptions.given()) {
+      builder.router(routerOptions.describe(cmd), routerOptions.router(cmd));
+      if (all) {
+        for (io.github.routingkit.HashScheme s : io.github.routingkit.HashScheme.values()) {
+          for (io.github.routingkit.Placement p : io.github.routingkit.Placement.values()) {
+            builder.router(s.id() + " / " + p.id(), io.github.routingkit.HashRouter.of(s, p,
+                io.github.routingkit.KeylessPolicy.ROUND_ROBIN));
+          }
+        }
+      }
+    } else if (all) {
+      throw new ParameterException(cmd, "--all lists every scheme after your configuration: give"
+          + " --spec, --scheme or --placement (without them every scheme is listed anyway)");
+    }
     input.forEachKey(builder::add, cmd.getErr());
     ResizeReport report = builder.build();
     switch (format) {

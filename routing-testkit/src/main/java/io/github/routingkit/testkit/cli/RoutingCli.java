@@ -11,24 +11,31 @@ import picocli.CommandLine.Spec;
  * each client put this key?" ({@code compare}) and "where did per-key order break, and which
  * layer broke it?" ({@code audit}).
  *
- * <p>Exit codes: 0 success; 1 a check failed ({@code analyze --fail-above} exceeded,
- * {@code audit} found out-of-order pairs); 2 bad arguments or an unreadable input (one line on
- * stderr); 3 internal error ({@code audit}).
+ * <p>Exit codes, the same for every subcommand: 0 success; 1 a check failed ({@code analyze
+ * --fail-above} exceeded, {@code plan} finds no partition count enough while the hot key stays on
+ * one partition, {@code audit} found out-of-order pairs,
+ * {@code lint} found an error); 2 bad input (arguments, an unreadable or empty key file, an invalid {@code --spec}
+ * or one that cannot route on the partition count given, an argument the JVM could not decode);
+ * 3 internal error (a bug: please report it). Errors are one line on stderr, never a stack trace
+ * (set {@code ROUTING_DEBUG=1} to get the trace of an internal error as well).
  */
 @Command(name = "routing", mixinStandardHelpOptions = true,
     versionProvider = RoutingCli.Version.class,
     description = "Key-routing analysis for Kafka and Pulsar topics.",
     subcommands = {AnalyzeCommand.class, ResizeCommand.class, PlanCommand.class,
-        CompareCommand.class, AuditCommand.class, CommandLine.HelpCommand.class},
+        CompareCommand.class, AuditCommand.class, LintCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:success", "1:analyze --fail-above exceeded, audit found out-of-order pairs",
-        "2:bad arguments or unreadable input", "3:internal error (audit)"})
+    exitCodeList = {"0:success", "1:check failed (analyze --fail-above exceeded; plan: no"
+        + " partition count is enough while the hot key stays on one partition; audit found out-of-order pairs; lint errors)",
+        "2:bad input (arguments, key file, --spec)", "3:internal error (please report)"})
 public final class RoutingCli implements Runnable {
-  /** Exit code of {@code --fail-above}. */
-  public static final int EXIT_THRESHOLD = 1;
-  /** Exit code of a bad argument or an unreadable file. */
+  /** Exit code of a failed check: {@code analyze --fail-above}, {@code plan}'s hot-key verdict. */
+  public static final int EXIT_CHECK_FAILED = 1;
+  /** The former name of {@link #EXIT_CHECK_FAILED}. */
+  public static final int EXIT_THRESHOLD = EXIT_CHECK_FAILED;
+  /** Exit code of bad input: an argument, an unreadable or empty file, an invalid spec. */
   public static final int EXIT_USAGE = 2;
-  /** Exit code of an internal error ({@code audit}). */
+  /** Exit code of an internal error (a bug in the tool or the library). */
   public static final int EXIT_INTERNAL = 3;
 
   @Spec
@@ -45,7 +52,17 @@ public final class RoutingCli implements Runnable {
    * embedding; never calls {@code System.exit}).
    */
   public static int run(PrintWriter out, PrintWriter err, String... args) {
-    CommandLine cmd = new CommandLine(new RoutingCli());
+    String undecodable = undecodable(args);
+    if (undecodable != null) {
+      err.println("routing: " + undecodable);
+      err.flush();
+      return EXIT_USAGE;
+    }
+    return run(new CommandLine(new RoutingCli()), out, err, args);
+  }
+
+  /** Runs {@code cmd} with the routing command's error handling (tests give other commands). */
+  static int run(CommandLine cmd, PrintWriter out, PrintWriter err, String... args) {
     cmd.setOut(out);
     cmd.setErr(err);
     cmd.setParameterExceptionHandler((ex, a) -> {
@@ -65,7 +82,13 @@ public final class RoutingCli implements Runnable {
         err.flush();
         return EXIT_USAGE;
       }
-      throw ex;
+      err.println("routing: internal error: " + ex.getClass().getName() + ": "
+          + oneLine(ex.getMessage()) + " (please report it; ROUTING_DEBUG=1 prints the trace)");
+      if (System.getenv("ROUTING_DEBUG") != null) {
+        ex.printStackTrace(err);
+      }
+      err.flush();
+      return EXIT_INTERNAL;
     });
     int code;
     try {
@@ -75,6 +98,11 @@ public final class RoutingCli implements Runnable {
           + " -Xmx or lower --exact-keys");
       err.flush();
       return EXIT_USAGE;
+    } catch (StackOverflowError | RuntimeException e) {
+      err.println("routing: internal error: " + e.getClass().getName() + ": "
+          + oneLine(e.getMessage()) + " (please report it)");
+      err.flush();
+      return EXIT_INTERNAL;
     }
     out.flush();
     err.flush();
@@ -84,7 +112,29 @@ public final class RoutingCli implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(),
-        "missing a command: analyze, resize, plan, compare or audit");
+        "missing a command: analyze, resize, plan, compare, audit or lint");
+  }
+
+  /**
+   * Returns a one-line refusal if an argument holds U+FFFD, the replacement character the JVM puts
+   * where it could not decode the command line in the current locale (e.g. {@code LC_ALL=C} and a
+   * UTF-8 key): answering for such an argument would answer for another key. Else null.
+   */
+  static String undecodable(String... args) {
+    if (args == null) {
+      return null;
+    }
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (a != null && a.indexOf('\uFFFD') >= 0) {
+        return "argument " + (i + 1) + " ('" + a + "') holds U+FFFD: the JVM could not decode it"
+            + " in this locale (sun.jnu.encoding=" + System.getProperty("sun.jnu.encoding")
+            + "); run under a UTF-8 locale (e.g. LC_ALL=C.UTF-8), or pass the key as bytes:"
+            + " compare --key-hex \"$(printf %s KEY | xxd -p)\" or --key-file FILE, the other"
+            + " commands read keys from --keys FILE";
+      }
+    }
+    return null;
   }
 
   private static String commandName(CommandLine c) {

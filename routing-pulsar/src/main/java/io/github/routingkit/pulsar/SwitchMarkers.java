@@ -1,0 +1,112 @@
+package io.github.routingkit.pulsar;
+
+import io.github.routingkit.SwitchBarrier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import org.apache.pulsar.client.api.Message;
+import org.apache.pulsar.client.api.Producer;
+import org.apache.pulsar.client.api.PulsarClient;
+import org.apache.pulsar.client.api.PulsarClientException;
+import org.apache.pulsar.client.api.Schema;
+
+/**
+ * Switch markers for Pulsar: at a cutover step, one marker message to every partition of a topic
+ * (a producer per {@code -partition-N} topic, so no message router is asked), with the routing
+ * generation and step in the properties {@value #GENERATION_PROPERTY} and
+ * {@value #STEP_PROPERTY}; consumers recognise them and, through a {@link SwitchBarrier}, hand
+ * business code only real messages, in per-key order. A marker has no key and an empty payload
+ * (Schema.BYTES): a consumer with another schema decodes it only if it asks for the value.
+ * Thread-safety: the static helpers are stateless; the barrier is not thread-safe.
+ */
+public final class SwitchMarkers {
+  /** The property naming a marker's routing generation; its presence makes a marker. */
+  public static final String GENERATION_PROPERTY = "routing-marker";
+  /** The property carrying a marker's rollout step. */
+  public static final String STEP_PROPERTY = "routing-marker-step";
+
+  private SwitchMarkers() {}
+
+  /** A marker as read back: generation, step, and the partition it was read from. */
+  public record Marker(String generation, int step, int partition) {}
+
+  /**
+   * Sends a marker to every partition of {@code topic} (a non-partitioned topic counts as
+   * partition 0) and waits for every ack.
+   *
+   * @return the number of partitions marked
+   * @throws IllegalArgumentException if {@code generation} is empty or {@code step} negative
+   * @throws PulsarClientException if a producer cannot be created or a send fails
+   */
+  public static int send(PulsarClient client, String topic, String generation, int step)
+      throws PulsarClientException {
+    Objects.requireNonNull(client, "client");
+    Objects.requireNonNull(topic, "topic");
+    if (generation == null || generation.isEmpty() || step < 0) {
+      throw new IllegalArgumentException("marker generation was '" + generation + "' and step "
+          + step + ": need a non-empty generation and a step >= 0");
+    }
+    List<String> partitions;
+    try {
+      partitions = new ArrayList<>(client.getPartitionsForTopic(topic).get());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new PulsarClientException(e);
+    } catch (ExecutionException e) {
+      throw PulsarClientException.unwrap(e);
+    }
+    for (String partitionTopic : partitions) {
+      try (Producer<byte[]> p = client.newProducer(Schema.BYTES).topic(partitionTopic)
+          .enableBatching(false).create()) {
+        p.newMessage().value(new byte[0]).property(GENERATION_PROPERTY, generation)
+            .property(STEP_PROPERTY, Integer.toString(step)).send();
+      }
+    }
+    return partitions.size();
+  }
+
+  /** Returns the marker this message is, or null if it is an ordinary message. */
+  public static Marker marker(Message<?> message) {
+    String g = message.getProperty(GENERATION_PROPERTY);
+    if (g == null) {
+      return null;
+    }
+    int step;
+    try {
+      step = Integer.parseInt(message.getProperty(STEP_PROPERTY));
+    } catch (NumberFormatException e) {
+      step = -1;
+    }
+    return new Marker(g, step, partitionOf(message.getTopicName()));
+  }
+
+  /** The partition index of a topic name: N of a {@code -partition-N} suffix, else 0. */
+  public static int partitionOf(String topicName) {
+    int i = topicName.lastIndexOf("-partition-");
+    if (i < 0) {
+      return 0;
+    }
+    try {
+      return Integer.parseInt(topicName.substring(i + "-partition-".length()));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * Passes received messages through the barrier, in order, and returns what business code may
+   * see: no markers, messages of moved keys held back until their old partition's marker.
+   */
+  public static <T> List<Message<T>> filter(Iterable<Message<T>> messages,
+      SwitchBarrier<Message<T>> barrier) {
+    List<Message<T>> out = new ArrayList<>();
+    for (Message<T> m : messages) {
+      Marker marker = marker(m);
+      barrier.offer(m, partitionOf(m.getTopicName()), marker != null || !m.hasKey() ? null
+          : m.getKey(), marker == null ? null : marker.generation(), marker == null ? 0
+          : marker.step(), out);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,292 @@
+package io.github.routingkit.testkit.cli;
+
+import io.github.routingkit.RoutingSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The rules of {@code routing lint}: known pitfalls in real Kafka and Pulsar client configuration
+ * files, each with its fix. Pure: reads the properties it is given, no I/O.
+ *
+ * <p>Pulsar keys are the names {@code ProducerBuilder#loadConf} / {@code ConsumerBuilder#loadConf}
+ * take ({@code messageRoutingMode}, {@code subscriptionType}, {@code receiverQueueSize},
+ * {@code blockIfQueueFull}, {@code maxPendingMessages}); the Key_Shared policy has no loadConf
+ * key, so {@code allowOutOfOrderDelivery} (or {@code keySharedPolicy.allowOutOfOrderDelivery}) is
+ * read as the application's own setting.
+ */
+final class ConfigLint {
+  /** How bad a finding is: an error fails the lint (exit 1), a warning only with --strict. */
+  enum Severity { ERROR, WARNING }
+
+  /** One rule: its id, short name and what it checks (docs/cli.md lists every one). */
+  enum Rule {
+    RK001("unknown-routing-key", "a routing.* key this version does not know (a typo is silently"
+        + " ignored by the client)"),
+    RK002("invalid-routing-spec", "the producer's routing.* keys do not parse"),
+    RK003("partitioner-without-assignor-review", "the producer's partitioner is changed but the"
+        + " consumer's assignment is not reviewed with it (Kafka: no RoutingKit assignor or a"
+        + " different routing spec; Pulsar: consumer routing.* differs)"),
+    RK004("key-order-shared-subscription", "--require-key-order with a Pulsar Shared"
+        + " subscription, which delivers one key to several consumers"),
+    RK005("key-order-single-partition", "--require-key-order with Pulsar SinglePartition"
+        + " routing: keyless messages of each producer go to one random partition, so order"
+        + " across producer instances depends on the instance"),
+    RK006("key-order-keys-ignored", "--require-key-order with a partitioner that ignores the"
+        + " key: Kafka partitioner.ignore.keys=true or RoundRobinPartitioner"),
+    RK007("key-shared-out-of-order", "Key_Shared with allowOutOfOrderDelivery=true gives up"
+        + " per-key order when consumers join or leave"),
+    RK008("key-shared-large-receiver-queue", "a receiverQueueSize above 1,000 under Key_Shared:"
+        + " messages prefetched to one consumer hold back their keys when consumers change"),
+    RK009("block-small-queue", "blockIfQueueFull=true with maxPendingMessages below 1,000: send()"
+        + " blocks after a handful of messages in flight, at every reconnect"),
+    RK010("transactions-impure-router", "transactions with a router that is not a pure function"
+        + " of the key (routing.keyless=random; hot keys with least-loaded or round-robin"
+        + " choice): a retried transaction writes the same key elsewhere");
+
+    final String name;
+    final String description;
+
+    Rule(String name, String description) {
+      this.name = name;
+      this.description = description;
+    }
+  }
+
+  /** One finding: rule, severity, the file it is about, what was found and the fix. */
+  record Finding(Rule rule, Severity severity, String file, String message, String fix) {
+    String toLine() {
+      return severity + " " + rule + " " + rule.name + " (" + file + "): " + message + "; fix: "
+          + fix;
+    }
+  }
+
+  /** The routing.assignor.* keys RoutingAssignorConfig takes (routing-kafka). */
+  static final Set<String> ASSIGNOR_KEYS = Set.of("routing.assignor.weight",
+      "routing.assignor.topic.weights", "routing.assignor.instance.weights",
+      "routing.assignor.rebalance.protocol");
+
+  static final int KEY_SHARED_RECEIVER_QUEUE_LIMIT = 1000;
+  static final int SMALL_PENDING_QUEUE = 1000;
+
+  private ConfigLint() {}
+
+  /**
+   * Guesses the flavour from the keys: "kafka", "pulsar", or null if neither or both show.
+   */
+  static String detectFlavor(Properties producer, Properties consumer) {
+    boolean kafka = false;
+    boolean pulsar = false;
+    for (Properties p : new Properties[] {producer, consumer}) {
+      for (String k : p.stringPropertyNames()) {
+        if (k.equals("bootstrap.servers") || k.equals("partitioner.class") || k.equals("group.id")
+            || k.equals("key.serializer") || k.equals("key.deserializer")
+            || k.equals("partition.assignment.strategy") || k.equals("transactional.id")) {
+          kafka = true;
+        }
+        if (k.equals("serviceUrl") || k.equals("topicName") || k.equals("topicNames")
+            || k.equals("subscriptionName") || k.equals("subscriptionType")
+            || k.equals("messageRoutingMode") || k.equals("producerName")) {
+          pulsar = true;
+        }
+      }
+    }
+    return kafka == pulsar ? null : kafka ? "kafka" : "pulsar";
+  }
+
+  /** Runs every rule. */
+  static List<Finding> lint(Properties producer, String producerName, Properties consumer,
+      String consumerName, String flavor, boolean requireKeyOrder) {
+    List<Finding> out = new ArrayList<>();
+    unknownKeys(producer, producerName, out);
+    unknownKeys(consumer, consumerName, out);
+    Map<String, String> producerRouting = routing(producer);
+    try {
+      RoutingSpec.parse(producerRouting);
+    } catch (RuntimeException e) {
+      out.add(new Finding(Rule.RK002, Severity.ERROR, producerName, e.getMessage(),
+          "correct the value (see docs/configuration.md)"));
+    }
+    boolean kafka = flavor.equals("kafka");
+    String pc = get(producer, "partitioner.class");
+    String mode = get(producer, "messageRoutingMode");
+    // RK003: a partitioner change without the consumer side reviewed
+    boolean routesCustom = kafka ? pc != null : ("CustomPartition".equals(mode)
+        || !producerRouting.isEmpty());
+    Map<String, String> consumerRouting = routing(consumer);
+    consumerRouting.keySet().removeIf(k -> k.startsWith(RoutingSpec.ASSIGNOR_PREFIX));
+    Map<String, String> producerSpecKeys = new TreeMap<>(producerRouting);
+    if (routesCustom) {
+      String strategy = get(consumer, "partition.assignment.strategy");
+      boolean routingAssignor = strategy != null && strategy.contains("io.github.routingkit.kafka");
+      String what = kafka ? "partitioner.class=" + pc : "messageRoutingMode="
+          + (mode == null ? "(default) with routing.* keys" : mode);
+      if (kafka && !routingAssignor) {
+        out.add(new Finding(Rule.RK003, Severity.WARNING, consumerName, "the producer sets " + what
+            + " but the consumer's partition.assignment.strategy is "
+            + (strategy == null ? "the default" : strategy) + ": keys that move partition move"
+            + " consumer, and a skewed partitioner overloads the members that own the hot"
+            + " partitions", "review the assignment with the new partitioner (e.g."
+            + " partition.assignment.strategy=io.github.routingkit.kafka.RoutingAssignor with the"
+            + " same routing.* keys), and plan the cutover (routing resize --spec)"));
+      } else if ((routingAssignor || !kafka) && !consumerRouting.isEmpty()
+          && !consumerRouting.equals(producerSpecKeys)) {
+        out.add(new Finding(Rule.RK003, Severity.ERROR, consumerName, "the consumer's routing.*"
+            + " keys " + consumerRouting + " differ from the producer's " + producerSpecKeys,
+            "give both the same routing.* keys (one shared file)"));
+      } else if (!kafka && consumerRouting.isEmpty()) {
+        out.add(new Finding(Rule.RK003, Severity.WARNING, consumerName, "the producer sets "
+            + what + " but the consumer config has no routing.* keys: its Key_Shared ranges or"
+            + " partition-per-consumer layout was not reviewed with the new router",
+            "check the consumer side with the same spec (KeySharedPredictor, routing resize"
+            + " --spec) before the cutover"));
+      }
+    }
+    String sub = get(consumer, "subscriptionType");
+    boolean keyShared = "Key_Shared".equals(sub);
+    if (requireKeyOrder) {
+      if (!kafka && "Shared".equals(sub)) {
+        out.add(new Finding(Rule.RK004, Severity.ERROR, consumerName, "subscriptionType=Shared"
+            + " delivers messages of one key to several consumers, in no order",
+            "subscriptionType=Key_Shared (or Failover / Exclusive per partition)"));
+      }
+      if (!kafka && "SinglePartition".equals(mode)) {
+        out.add(new Finding(Rule.RK005, Severity.WARNING, producerName,
+            "messageRoutingMode=SinglePartition sends each producer instance's keyless messages"
+                + " to one random partition; only messages with a key are hashed",
+            "set the ordering key as the message key (and messageRoutingMode=CustomPartition"
+                + " with RoutingMessageRouter, or RoundRobinPartition)"));
+      }
+      if (kafka && ("true".equalsIgnoreCase(get(producer, "partitioner.ignore.keys"))
+          || "org.apache.kafka.clients.producer.RoundRobinPartitioner".equals(pc))) {
+        out.add(new Finding(Rule.RK006, Severity.ERROR, producerName, pc != null
+            && pc.endsWith("RoundRobinPartitioner") ? "partitioner.class=" + pc + " ignores the"
+            + " key" : "partitioner.ignore.keys=true spreads records of one key over partitions",
+            "remove it: keyed records then go by murmur2 of the key (or set RoutingPartitioner)"));
+      }
+    }
+    String ooo = get(consumer, "allowOutOfOrderDelivery");
+    if (ooo == null) {
+      ooo = get(consumer, "keySharedPolicy.allowOutOfOrderDelivery");
+    }
+    if (keyShared && "true".equalsIgnoreCase(ooo)) {
+      out.add(new Finding(Rule.RK007, requireKeyOrder ? Severity.ERROR : Severity.WARNING,
+          consumerName, "Key_Shared with allowOutOfOrderDelivery=true: when a consumer joins or"
+          + " leaves, messages of a key can arrive at the new owner before older ones are acked",
+          "leave allowOutOfOrderDelivery at false unless per-key order does not matter"));
+    }
+    Long queue = number(consumer, "receiverQueueSize", consumerName);
+    if (keyShared && queue != null && queue > KEY_SHARED_RECEIVER_QUEUE_LIMIT) {
+      out.add(new Finding(Rule.RK008, Severity.WARNING, consumerName, "receiverQueueSize="
+          + queue + " under Key_Shared: up to that many messages sit prefetched in one consumer;"
+          + " when consumers change, the broker holds back their keys for the new owner until"
+          + " they are acked", "receiverQueueSize at or below 1,000 (the default) for"
+          + " Key_Shared; lower for slow consumers"));
+    }
+    Long pending = number(producer, "maxPendingMessages", producerName);
+    if ("true".equalsIgnoreCase(get(producer, "blockIfQueueFull")) && pending != null
+        && pending > 0 && pending < SMALL_PENDING_QUEUE) {
+      out.add(new Finding(Rule.RK009, Severity.WARNING, producerName, "blockIfQueueFull=true with"
+          + " maxPendingMessages=" + pending + ": send() blocks once " + pending + " messages"
+          + " are in flight, every reconnect or bundle move stalls the caller",
+          "maxPendingMessages >= peak rate x reconnect window (routing plan --message-bytes"
+          + " sizes it), or 0 to bound by memoryLimitBytes only"));
+    }
+    boolean transactional = kafka ? get(producer, "transactional.id") != null
+        : "true".equalsIgnoreCase(get(producer, "enableTransaction"));
+    if (transactional) {
+      String impure = null;
+      if ("random".equals(producerRouting.get("routing.keyless"))) {
+        impure = "routing.keyless=random";
+      }
+      boolean hot = producerRouting.containsKey("routing.hotkey.keys")
+          || "true".equalsIgnoreCase(producerRouting.get("routing.hotkey.detect"));
+      String choice = producerRouting.getOrDefault("routing.hotkey.choice", "least-loaded");
+      if (hot && !choice.equals("value-hash")) {
+        impure = (impure == null ? "" : impure + " and ") + "hot keys with routing.hotkey.choice="
+            + choice;
+      }
+      if (impure != null) {
+        out.add(new Finding(Rule.RK010, Severity.ERROR, producerName, (kafka
+            ? "transactional.id is set" : "enableTransaction=true") + " with " + impure
+            + ", which is not a pure function of the key: a retried or replayed transaction"
+            + " writes the same record to another partition", "routing.keyless=round-robin (the"
+            + " default), and routing.hotkey.choice=value-hash (or no hot-key layer) for"
+            + " transactional producers"));
+      }
+    }
+    return out;
+  }
+
+  private static void unknownKeys(Properties p, String file, List<Finding> out) {
+    Set<String> known = new TreeSet<>(RoutingSpec.knownProperties());
+    known.addAll(ASSIGNOR_KEYS);
+    for (String k : new TreeSet<>(p.stringPropertyNames())) {
+      if (k.startsWith("routing.") && !known.contains(k)) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String c : known) {
+          int d = distance(k, c);
+          if (d < bestDistance) {
+            bestDistance = d;
+            best = c;
+          }
+        }
+        out.add(new Finding(Rule.RK001, Severity.ERROR, file, "unknown key " + k,
+            bestDistance <= 3 ? "did you mean " + best + "?" : "remove it; known keys are listed"
+            + " in docs/configuration.md"));
+      }
+    }
+  }
+
+  private static Map<String, String> routing(Properties p) {
+    Map<String, String> m = new TreeMap<>();
+    for (String k : p.stringPropertyNames()) {
+      if (k.startsWith("routing.") && RoutingSpec.knownProperties().contains(k)) {
+        m.put(k, p.getProperty(k).trim());
+      }
+    }
+    return m;
+  }
+
+  private static String get(Properties p, String key) {
+    String v = p.getProperty(key);
+    return v == null ? null : v.trim();
+  }
+
+  private static Long number(Properties p, String key, String file) {
+    String v = get(p, key);
+    if (v == null) {
+      return null;
+    }
+    try {
+      return Long.parseLong(v.replace("_", ""));
+    } catch (NumberFormatException e) {
+      throw new KeyInput.InputException(file + ": " + key + " was '" + v + "', must be an integer");
+    }
+  }
+
+  /** Levenshtein distance, for "did you mean". */
+  static int distance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
+  }
+}

@@ -1,0 +1,176 @@
+package io.github.routingkit.testkit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Issue 17: {@code routing lint}, every rule on real config files under test resources. */
+class LintCommandTest {
+  record Result(int code, String out, String err) {}
+
+  static Path file(String name) {
+    try {
+      return Path.of(LintCommandTest.class.getResource("/lint/" + name).toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static Result lint(String producer, String consumer, String... more) {
+    List<String> args = new ArrayList<>(List.of("lint", "--producer", file(producer).toString(),
+        "--consumer", file(consumer).toString()));
+    args.addAll(Arrays.asList(more));
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = RoutingCli.run(new PrintWriter(out), new PrintWriter(err), args.toArray(new String[0]));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  private static List<String> findings(Result r) {
+    return r.out().lines().filter(l -> l.startsWith("ERROR ") || l.startsWith("WARNING ")).toList();
+  }
+
+  @Test
+  void cleanKafkaAndPulsarPairsHaveNoFinding() {
+    Result k = lint("kafka/clean-producer.properties", "kafka/clean-consumer.properties",
+        "--require-key-order", "--strict");
+    assertThat(k.code()).as(k.out() + k.err()).isZero();
+    assertThat(k.out()).contains("lint (kafka, per-key order required): 0 error(s), 0 warning(s)");
+    Result p = lint("pulsar/clean-producer.properties", "pulsar/clean-consumer.properties",
+        "--require-key-order", "--strict");
+    assertThat(p.code()).as(p.out() + p.err()).isZero();
+    assertThat(p.out()).contains("lint (pulsar, per-key order required): 0 error(s)");
+  }
+
+  @Test
+  void rk001UnknownRoutingKeysWithDidYouMean() {
+    Result r = lint("kafka/typo-producer.properties", "kafka/typo-consumer.properties");
+    assertThat(r.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
+    assertThat(r.out()).contains("ERROR RK001 unknown-routing-key")
+        .contains("unknown key routing.shceme; fix: did you mean routing.scheme?")
+        .contains("unknown key routing.assignor.wieght; fix: did you mean routing.assignor.weight?");
+  }
+
+  @Test
+  void rk002InvalidProducerSpec() {
+    Result r = lint("kafka/bad-spec-producer.properties", "kafka/clean-consumer.properties");
+    assertThat(r.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
+    assertThat(r.out()).contains("ERROR RK002").contains("routing.scheme").contains("md5");
+  }
+
+  @Test
+  void rk003PartitionerChangeWithoutAssignorReview() {
+    Result warn = lint("kafka/clean-producer.properties", "kafka/default-consumer.properties");
+    assertThat(findings(warn)).singleElement().asString().startsWith("WARNING RK003")
+        .contains("partitioner.class=io.github.routingkit.kafka.RoutingPartitioner")
+        .contains("partition.assignment.strategy is the default");
+    assertThat(warn.code()).isZero();
+    assertThat(lint("kafka/clean-producer.properties", "kafka/default-consumer.properties",
+        "--strict").code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
+    Result mismatch = lint("kafka/clean-producer.properties", "kafka/mismatch-consumer.properties");
+    assertThat(mismatch.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
+    assertThat(mismatch.out()).contains("ERROR RK003").contains("routing.placement=native")
+        .contains("routing.placement=jump");
+    Result pulsar = lint("pulsar/clean-producer.properties",
+        "pulsar/no-routing-consumer.properties");
+    assertThat(findings(pulsar)).singleElement().asString().startsWith("WARNING RK003")
+        .contains("messageRoutingMode=CustomPartition");
+  }
+
+  @Test
+  void rk004SharedSubscriptionOnlyWhenKeyOrderIsRequired() {
+    Result r = lint("pulsar/clean-producer.properties", "pulsar/shared-consumer.properties",
+        "--require-key-order");
+    assertThat(r.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
+    assertThat(r.out()).contains("ERROR RK004 key-order-shared-subscription")
+        .contains("subscriptionType=Key_Shared");
+    assertThat(lint("pulsar/clean-producer.properties", "pulsar/shared-consumer.properties")
+        .out()).doesNotContain("RK004");
+  }
+
+  @Test
+  void rk005SinglePartitionModeWithKeyOrder() {
+    Result r = lint("pulsar/single-partition-producer.properties",
+        "pulsar/clean-consumer.properties", "--require-key-order");
+    assertThat(r.out()).contains("WARNING RK005 key-order-single-partition");
+    assertThat(r.code()).isZero();
+  }
+
+  @Test
+  void rk006KafkaPartitionerThatIgnoresKeys() {
+    Result ignore = lint("kafka/ignore-keys-producer.properties",
+        "kafka/default-consumer.properties", "--require-key-order");
+    assertThat(ignore.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
+    assertThat(ignore.out()).contains("ERROR RK006").contains("partitioner.ignore.keys=true");
+    Result rr = lint("kafka/round-robin-producer.properties",
+        "kafka/default-consumer.properties", "--require-key-order");
+    assertThat(rr.out()).contains("ERROR RK006").contains("RoundRobinPartitioner ignores the key");
+  }
+
+  @Test
+  void rk007AndRk008KeySharedOutOfOrderAndLargeReceiverQueue() {
+    Result r = lint("pulsar/clean-producer.properties", "pulsar/out-of-order-consumer.properties");
+    assertThat(r.out()).contains("WARNING RK007 key-shared-out-of-order")
+        .contains("WARNING RK008 key-shared-large-receiver-queue").contains("receiverQueueSize=5000");
+    Result ordered = lint("pulsar/clean-producer.properties",
+        "pulsar/out-of-order-consumer.properties", "--require-key-order");
+    assertThat(ordered.out()).contains("ERROR RK007");
+    assertThat(ordered.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
+  }
+
+  @Test
+  void rk009BlockIfQueueFullWithASmallQueue() {
+    Result r = lint("pulsar/small-queue-producer.properties", "pulsar/clean-consumer.properties");
+    assertThat(r.out()).contains("WARNING RK009 block-small-queue")
+        .contains("maxPendingMessages=100").contains("routing plan --message-bytes");
+  }
+
+  @Test
+  void rk010TransactionsWithAnImpureRouter() {
+    Result kafka = lint("kafka/transactional-producer.properties",
+        "kafka/clean-consumer.properties");
+    assertThat(kafka.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
+    assertThat(kafka.out()).contains("ERROR RK010").contains("routing.keyless=random")
+        .contains("routing.hotkey.choice=least-loaded");
+    Result pure = lint("kafka/transactional-pure-producer.properties",
+        "kafka/clean-consumer.properties");
+    assertThat(pure.out()).doesNotContain("RK010");
+    Result pulsar = lint("pulsar/transactional-producer.properties",
+        "pulsar/clean-consumer.properties", "--flavor", "pulsar");
+    assertThat(pulsar.out()).contains("ERROR RK010").contains("enableTransaction=true");
+  }
+
+  @Test
+  void everyRuleHasATestAndIsInTheDocs() throws Exception {
+    String docs = java.nio.file.Files.readString(Path.of("..", "docs", "cli.md"));
+    String self = java.nio.file.Files.readString(Path.of("src", "test", "java", "io", "github",
+        "routingkit", "testkit", "cli", "LintCommandTest.java"));
+    for (ConfigLint.Rule rule : ConfigLint.Rule.values()) {
+      assertThat(docs).as("docs/cli.md lists " + rule).contains("| " + rule + " | `" + rule.name
+          + "`");
+      assertThat(self.contains("ERROR " + rule) || self.contains("WARNING " + rule))
+          .as("a test for " + rule).isTrue();
+    }
+  }
+
+  @Test
+  void badInputIsExitTwo() {
+    StringWriter err = new StringWriter();
+    int code = RoutingCli.run(new PrintWriter(new StringWriter()), new PrintWriter(err), "lint",
+        "--producer", "/nope/p.properties", "--consumer", file("kafka/clean-consumer.properties")
+            .toString());
+    assertThat(code).isEqualTo(RoutingCli.EXIT_USAGE);
+    assertThat(err.toString()).contains("no such file");
+    assertThat(lint("kafka/clean-producer.properties", "pulsar/clean-consumer.properties")
+        .code()).isEqualTo(RoutingCli.EXIT_USAGE);
+    assertThat(lint("kafka/clean-producer.properties", "kafka/clean-consumer.properties",
+        "--flavor", "rabbitmq").code()).isEqualTo(RoutingCli.EXIT_USAGE);
+  }
+}
