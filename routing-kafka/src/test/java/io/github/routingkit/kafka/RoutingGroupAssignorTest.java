@@ -3,21 +3,19 @@ package io.github.routingkit.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.routingkit.kafka.GroupSpecStub.Member;
+import io.github.routingkit.kafka.GroupSpecStub.Spec;
+
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BiPredicate;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.coordinator.group.api.assignor.GroupSpec;
-import org.apache.kafka.coordinator.group.api.assignor.MemberAssignment;
-import org.apache.kafka.coordinator.group.api.assignor.MemberSubscription;
 import org.apache.kafka.coordinator.group.api.assignor.SubscribedTopicDescriber;
 import org.apache.kafka.coordinator.group.api.assignor.SubscriptionType;
 import org.junit.jupiter.api.Test;
@@ -26,61 +24,6 @@ class RoutingGroupAssignorTest {
   private static final Uuid ORDERS = new Uuid(1, 1);
   private static final Uuid CLICKS = new Uuid(2, 2);
   private static final Uuid MISSING = new Uuid(3, 3);
-
-  record Member(String rack, String instance, Set<Uuid> topics, Map<Uuid, Set<Integer>> owned)
-      implements MemberSubscription, MemberAssignment {
-    @Override
-    public Optional<String> rackId() {
-      return Optional.ofNullable(rack);
-    }
-
-    @Override
-    public Optional<String> instanceId() {
-      return Optional.ofNullable(instance);
-    }
-
-    @Override
-    public Set<Uuid> subscribedTopicIds() {
-      return topics;
-    }
-
-    @Override
-    public Map<Uuid, Set<Integer>> partitions() {
-      return owned;
-    }
-  }
-
-  record Spec(Map<String, Member> members, BiPredicate<Uuid, Integer> assignable) implements GroupSpec {
-    @Override
-    public Collection<String> memberIds() {
-      return members.keySet();
-    }
-
-    @Override
-    public SubscriptionType subscriptionType() {
-      return SubscriptionType.HOMOGENEOUS;
-    }
-
-    @Override
-    public boolean isPartitionAssigned(Uuid topicId, int partitionId) {
-      return members.values().stream().anyMatch(m -> m.owned().getOrDefault(topicId, Set.of()).contains(partitionId));
-    }
-
-    @Override
-    public boolean isPartitionAssignable(Uuid topicId, int partitionId) {
-      return assignable.test(topicId, partitionId);
-    }
-
-    @Override
-    public MemberSubscription memberSubscription(String memberId) {
-      return members.get(memberId);
-    }
-
-    @Override
-    public MemberAssignment memberAssignment(String memberId) {
-      return members.get(memberId);
-    }
-  }
 
   /** orders: 12 partitions, clicks: 6; partition p on racks r(p%3) and r((p+1)%3). */
   static final SubscribedTopicDescriber TOPICS = new SubscribedTopicDescriber() {
@@ -98,7 +41,7 @@ class RoutingGroupAssignorTest {
   private static Map<String, Map<Uuid, Set<Integer>>> assign(RoutingGroupAssignor a, Map<String, Member> members,
       BiPredicate<Uuid, Integer> assignable) {
     Map<String, Map<Uuid, Set<Integer>>> out = new TreeMap<>();
-    a.assign(new Spec(members, assignable), TOPICS).members().forEach((m, as) -> out.put(m, as.partitions()));
+    a.assign(new Spec(members, SubscriptionType.HOMOGENEOUS, assignable), TOPICS).members().forEach((m, as) -> out.put(m, as.partitions()));
     return out;
   }
 

@@ -1,8 +1,9 @@
 package io.github.routingkit.kafka.scenarios;
 
+import io.github.routingkit.kafka.GroupSpecStub.Member;
+import io.github.routingkit.kafka.GroupSpecStub.Spec;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -21,9 +22,6 @@ import org.apache.kafka.common.Cluster;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
-import org.apache.kafka.coordinator.group.api.assignor.GroupSpec;
-import org.apache.kafka.coordinator.group.api.assignor.MemberAssignment;
-import org.apache.kafka.coordinator.group.api.assignor.MemberSubscription;
 import org.apache.kafka.coordinator.group.api.assignor.SubscribedTopicDescriber;
 import org.apache.kafka.coordinator.group.api.assignor.SubscriptionType;
 
@@ -153,11 +151,11 @@ final class GroupRun {
         for (TopicPartition p : current.get(e.getKey())) {
           owned.computeIfAbsent(ids.get(p.topic()), k -> new HashSet<>()).add(p.partition());
         }
-        members.put(e.getKey(), new Member(s.rackOf(e.getKey()), topics, java.util.Collections.unmodifiableMap(owned)));
+        members.put(e.getKey(), new Member(s.rackOf(e.getKey()), null, topics, java.util.Collections.unmodifiableMap(owned)));
       }
       SubscriptionType type = distinct.size() <= 1 ? SubscriptionType.HOMOGENEOUS : SubscriptionType.HETEROGENEOUS;
       Map<String, List<TopicPartition>> next = new TreeMap<>();
-      factory.get().assign(new Spec(members, type), describer).members().forEach((m, a) -> {
+      factory.get().assign(new Spec(members, type, (t, p) -> true), describer).members().forEach((m, a) -> {
         List<TopicPartition> ps = new ArrayList<>();
         a.partitions().forEach((t, parts) -> parts.forEach(p -> ps.add(new TopicPartition(names.get(t), p))));
         next.put(m, ps);
@@ -170,61 +168,5 @@ final class GroupRun {
       last = new Outcome(new TreeMap<>(current), before, 1, List.of());
     }
     return last;
-  }
-
-  record Member(String rack, Set<Uuid> topics, Map<Uuid, Set<Integer>> owned)
-      implements MemberSubscription, MemberAssignment {
-    @Override
-    public Optional<String> rackId() {
-      return Optional.ofNullable(rack);
-    }
-
-    @Override
-    public Optional<String> instanceId() {
-      return Optional.empty();
-    }
-
-    @Override
-    public Set<Uuid> subscribedTopicIds() {
-      return topics;
-    }
-
-    @Override
-    public Map<Uuid, Set<Integer>> partitions() {
-      return owned;
-    }
-  }
-
-  record Spec(Map<String, Member> members, SubscriptionType type) implements GroupSpec {
-    @Override
-    public Collection<String> memberIds() {
-      return members.keySet();
-    }
-
-    @Override
-    public SubscriptionType subscriptionType() {
-      return type;
-    }
-
-    @Override
-    public boolean isPartitionAssigned(Uuid topicId, int partitionId) {
-      return members.values().stream()
-          .anyMatch(m -> m.owned().getOrDefault(topicId, Set.of()).contains(partitionId));
-    }
-
-    @Override
-    public boolean isPartitionAssignable(Uuid topicId, int partitionId) {
-      return true;
-    }
-
-    @Override
-    public MemberSubscription memberSubscription(String memberId) {
-      return members.get(memberId);
-    }
-
-    @Override
-    public MemberAssignment memberAssignment(String memberId) {
-      return members.get(memberId);
-    }
   }
 }
