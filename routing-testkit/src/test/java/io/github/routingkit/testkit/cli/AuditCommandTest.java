@@ -1,13 +1,15 @@
 package io.github.routingkit.testkit.cli;
 
+import static io.github.routingkit.testkit.cli.CliRun.run;
+
+import io.github.routingkit.testkit.cli.CliRun.Result;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.routingkit.testkit.audit.AuditLog;
 import io.github.routingkit.testkit.audit.AuditRecord;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,15 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 class AuditCommandTest {
   @TempDir
   Path dir;
-
-  record Result(int code, String out, String err) {}
-
-  static Result run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = RoutingCli.run(new PrintWriter(out), new PrintWriter(err), args);
-    return new Result(code, out.toString(), err.toString());
-  }
 
   static AuditRecord rec(String key, long seq, String consumer, String sub, long observedAt) {
     return new AuditRecord(key, "p1", seq, 0, null, true, "orders", 0, consumer, sub, 0, null,

@@ -1,5 +1,9 @@
 package io.github.routingkit.testkit.cli;
 
+import static io.github.routingkit.testkit.cli.CliRun.run;
+
+import io.github.routingkit.testkit.cli.CliRun.Result;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
@@ -31,15 +35,6 @@ class CliExitCodeTest {
   static Path generations;
   static Path emptyWeights;
   static Path hot;
-
-  record Result(int code, String out, String err) {}
-
-  static Result run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = RoutingCli.run(new PrintWriter(out), new PrintWriter(err), args);
-    return new Result(code, out.toString(), err.toString());
-  }
 
   @BeforeAll
   static void files() throws IOException {

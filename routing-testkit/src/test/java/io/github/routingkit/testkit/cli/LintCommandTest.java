@@ -1,5 +1,9 @@
 package io.github.routingkit.testkit.cli;
 
+import static io.github.routingkit.testkit.cli.CliRun.run;
+
+import io.github.routingkit.testkit.cli.CliRun.Result;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
@@ -13,8 +17,6 @@ import org.junit.jupiter.api.Test;
 
 /** Issue 17: {@code routing lint}, every rule on real config files under test resources. */
 class LintCommandTest {
-  record Result(int code, String out, String err) {}
-
   static Path file(String name) {
     try {
       return Path.of(LintCommandTest.class.getResource("/lint/" + name).toURI());
@@ -27,10 +29,7 @@ class LintCommandTest {
     List<String> args = new ArrayList<>(List.of("lint", "--producer", file(producer).toString(),
         "--consumer", file(consumer).toString()));
     args.addAll(Arrays.asList(more));
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = RoutingCli.run(new PrintWriter(out), new PrintWriter(err), args.toArray(new String[0]));
-    return new Result(code, out.toString(), err.toString());
+    return run(args.toArray(new String[0]));
   }
 
   private static List<String> findings(Result r) {

@@ -1,5 +1,9 @@
 package io.github.routingkit.testkit.cli;
 
+import static io.github.routingkit.testkit.cli.CliRun.run;
+
+import io.github.routingkit.testkit.cli.CliRun.Result;
+
 import io.github.routingkit.Routers;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,8 +12,6 @@ import io.github.routingkit.router.HashRouter;
 import io.github.routingkit.hash.HashScheme;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,15 +28,6 @@ class RoutingCliTest {
   static Path text;
   static Path tsvGz;
   static Path csv;
-
-  record Result(int code, String out, String err) {}
-
-  static Result run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = RoutingCli.run(new PrintWriter(out), new PrintWriter(err), args);
-    return new Result(code, out.toString(), err.toString());
-  }
 
   @BeforeAll
   static void files() throws IOException {
