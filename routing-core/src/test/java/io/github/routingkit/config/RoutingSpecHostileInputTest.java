@@ -1,11 +1,13 @@
-package io.github.routingkit;
+package io.github.routingkit.config;
 
-import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.KeyRouter;
+import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.router.segment.SegmentRouter;
 
-import static io.github.routingkit.TestSerialization.deserialize;
-import static io.github.routingkit.TestSerialization.serialize;
+import io.github.routingkit.testing.TestSerialization;
+import static io.github.routingkit.testing.TestSerialization.deserialize;
+import static io.github.routingkit.testing.TestSerialization.serialize;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -237,6 +239,14 @@ class HostileSpecTest {
         }
       }
     }
+  }
+
+  @Test
+  void corruptSerializedSpecIsRejected() throws Exception {
+    byte[] bytes = serialize(RoutingSpec.defaults().withScheme(HashScheme.PULSAR_MURMUR3));
+    TestSerialization.replace(bytes, "pulsar-murmur3", "pulsar-murmurX"); // the first copy only
+    assertThatThrownBy(() -> deserialize(bytes)).isInstanceOf(InvalidObjectException.class)
+        .hasMessageContaining("pulsar-murmurX");
   }
 
   private static byte[] replace(byte[] data, String from, String to) {
