@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * {@link KeyRouter} contract): measured with the JVM's
  * per-thread allocation counter after a warm-up (a check of the claim, not a benchmark).
  */
-class AllocationTest {
+class KeyRouterAllocationTest {
 
 
   @Test

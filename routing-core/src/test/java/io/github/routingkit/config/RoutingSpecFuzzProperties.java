@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * documented exception ({@link IllegalArgumentException} incl. {@link RoutingConfigException},
  * {@link IllegalStateException}) &mdash; never an out-of-range partition or any other exception.
  */
-class HostileFuzzProperties {
+class RoutingSpecFuzzProperties {
 
   @Test
   void everySpecParsesOrFailsCleanlyAndRoutesInRange() {

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * with a clear exception; never an out-of-range partition, a hang or an out-of-memory error.
  * Every case here failed (wrongly accepted, wrong exception, hang or OOM) before its fix.
  */
-class HostileSpecTest {
+class RoutingSpecHostileInputTest {
 
   private static void rejected(String spec, String property, String ruleFragment) {
     assertThatThrownBy(() -> RoutingSpec.parse(spec))
@@ -105,7 +105,7 @@ class HostileSpecTest {
 
   @Test
   void hugeButFiniteWeightsLayOutWithinTheTopic() {
-    // found by HostileFuzzProperties: n * 1e308 overflowed to Infinity, the segment's count became
+    // found by RoutingSpecFuzzProperties (then HostileFuzzProperties): n * 1e308 overflowed to Infinity, the segment's count became
     // Integer.MAX_VALUE and the layout ran out of memory ("Requested array size exceeds VM limit")
     for (String weights : new String[] {"order:1e308", "*:3,order:1e308", "a:1e-300,b:1e300,*:1e300"}) {
       KeyRouter r = RoutingSpec.parse("routing.segment.weights=" + weights).keyRouter();

@@ -31,7 +31,7 @@ import static io.github.routingkit.testing.Concurrency.onEightThreads;
  * the sampled filter at array ends, concurrent routing, empty and long keys, huge counts. Deterministic: seeded Random, a single thread where the outcome depends on order
  * (the sampler is seeded); the 8-thread tests assert properties that hold under any interleaving.
  */
-class NewFeatureEdgeTest {
+class SampledDetectionEdgeTest {
 
   /**
    * Regression: the window bound was compared as doubles, and (double) window rounds above 2^53,
