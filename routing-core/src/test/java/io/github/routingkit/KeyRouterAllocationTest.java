@@ -33,7 +33,7 @@ class KeyRouterAllocationTest {
         Routers.librdkafkaDefault(), Routers.saramaDefault(), Routers.consistent(),
         Routers.consistentJumpBack(),
         HashRouter.of(HashScheme.LIBRDKAFKA_FNV1A, KeylessPolicy.RANDOM),
-        SegmentRouter.builder(Routers.consistent()).weights("order:2,payment:1,*:1")
+        SegmentRouter.builder(Routers.consistent()).weight("order", 2).weight("payment", 1).sharedWeight(1)
             .exclusive("payment").build(),
         VersionedRouter.builder().generation("v1", Routers.kafkaDefault(), 12)
             .generation("v2", Routers.consistent(), 0).defaultVersion("v1").build(),
@@ -45,7 +45,7 @@ class KeyRouterAllocationTest {
         // hot keys inside segments of different sizes: per-size counters, no churn
         SegmentRouter.builder(HotKeyRouter.builder(Routers.kafkaDefault())
             .hotKeys(List.of("order:3", "x5")).build())
-            .ranges("order:0-5,v2|payment:6-8").build());
+            .range("order", 0, 5).range("v2|payment", 6, 8).build());
     long id = Thread.currentThread().getId();
     for (KeyRouter r : routers) {
       int sink = 0;

@@ -31,8 +31,8 @@ class KeyRouterTextKeyProperties {
 
   private static final List<KeyRouter> ROUTERS = List.of(
       Routers.librdkafkaDefault(), Routers.consistent(),
-      SegmentRouter.builder(Routers.consistent()).ranges("a:0-2,\u00fc:3-4,?:5").build(),
-      SegmentRouter.builder(Routers.librdkafkaDefault()).separator("?").weights("a:1,*:1")
+      SegmentRouter.builder(Routers.consistent()).range("a", 0, 2).range("\u00fc", 3, 4).range("?", 5, 5).build(),
+      SegmentRouter.builder(Routers.librdkafkaDefault()).separator("?").weight("a", 1).sharedWeight(1)
           .build(),
       VersionedRouter.builder().generation("a", Routers.kafkaDefault(), 0)
           .generation("z\u20ac", Routers.consistent(), 0).defaultVersion("a").build(),

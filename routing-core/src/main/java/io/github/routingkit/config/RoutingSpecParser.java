@@ -326,7 +326,7 @@ final class RoutingSpecParser {
         return null;
       }
       try {
-        return SegmentDefinition.of(get(SEGMENT_RANGES), get(SEGMENT_WEIGHTS),
+        return SegmentNotation.parse(get(SEGMENT_RANGES), get(SEGMENT_WEIGHTS),
             get(SEGMENT_EXCLUSIVE), get(SEGMENT_SEPARATOR), get(SEGMENT_REGEX));
       } catch (RoutingConfigException e) {
         problems.add(e);
@@ -420,16 +420,15 @@ final class RoutingSpecParser {
       if (problems.size() > before) {
         return null;
       }
-      try {
-        return new HotKeyOptions(keys, detect, threshold, memory,
-            window > 0 ? window : HotKeyRouter.defaultWindow(threshold, sample), candidates,
-            choice, sample);
-      } catch (RoutingConfigException e) {
-        // the option's own message names the typed value; report the property's text
-        problems.add(new RoutingConfigException(e.property(),
-            layers.getOrDefault(e.property(), String.valueOf(e.value())), e.rule()));
+      long effectiveWindow = window > 0 ? window : HotKeyRouter.defaultWindow(threshold, sample);
+      String windowRule = HotKeyOptions.windowRule(threshold, sample, effectiveWindow);
+      if (detect && windowRule != null) {
+        problem(HOTKEY_WINDOW, layers.getOrDefault(HOTKEY_WINDOW, String.valueOf(effectiveWindow)),
+            windowRule);
         return null;
       }
+      return new HotKeyOptions(keys, detect, threshold, memory, effectiveWindow, candidates,
+          choice, sample); // every rule is checked above
     }
 
     List<Generation> versions(HashScheme scheme, PlacementMode placementMode) {

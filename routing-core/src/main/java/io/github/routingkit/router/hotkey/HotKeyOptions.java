@@ -1,6 +1,5 @@
 package io.github.routingkit.router.hotkey;
 
-import io.github.routingkit.RoutingConfigException;
 import java.util.List;
 import java.util.Objects;
 
@@ -31,42 +30,60 @@ public record HotKeyOptions(List<String> keys, boolean detect, double threshold,
   /**
    * Checks the options.
    *
-   * @throws RoutingConfigException naming the {@code routing.hotkey.*} property for a threshold
+   * @throws IllegalArgumentException naming the option ({@code threshold}, {@code candidates},
+   *     {@code sample}, {@code memory}, {@code window}), its value and the rule for a threshold
    *     outside (0, 1], fewer than 2 candidates, a sample that is not a power of two in [1, 1024],
-   *     or (with detection) a memory cap below 16 counters or above 64 MiB or a window shorter than
-   *     {@code 200 * sample / threshold}
+   *     or (with detection) a memory cap below 16 counters or above 64 MiB or a window shorter
+   *     than {@code 200 * sample / threshold}
    * @throws NullPointerException if {@code keys}, a key or {@code choice} is null
    */
   public HotKeyOptions {
     keys = List.copyOf(keys);
     Objects.requireNonNull(choice, "choice");
     if (!(threshold > 0 && threshold <= 1)) {
-      throw new RoutingConfigException(HotKeyRouter.THRESHOLD, threshold, "must be a share in (0, 1]");
+      throw invalid("threshold", threshold, "must be a share in (0, 1]");
     }
     if (candidates < 2) {
-      throw new RoutingConfigException(HotKeyRouter.CANDIDATES, candidates,
-          "must be at least 2, or all");
+      throw invalid("candidates", candidates, "must be at least 2, or HotKeyRouter.ALL");
     }
     if (detect && memory > HotKeyRouter.MAX_MEMORY) {
-      throw new RoutingConfigException(HotKeyRouter.MEMORY, memory, "must be at most "
-          + HotKeyRouter.MAX_MEMORY + " bytes (64 MiB, about 1.6 million counters)");
+      throw invalid("memory", memory, "must be at most " + HotKeyRouter.MAX_MEMORY
+          + " bytes (64 MiB, about 1.6 million counters)");
     }
     if (detect && HeavyHitterSketch.capacityFor(memory) < 16) {
-      throw new RoutingConfigException(HotKeyRouter.MEMORY, memory, "must be at least "
-          + HeavyHitterSketch.footprint(16) + " bytes (16 counters)");
+      throw invalid("memory", memory, "must be at least " + HeavyHitterSketch.footprint(16)
+          + " bytes (16 counters)");
     }
     if (!HotKeyRouter.isValidSample(sample)) {
-      throw new RoutingConfigException(HotKeyRouter.SAMPLE, sample, HotKeyRouter.SAMPLE_RULE);
+      throw invalid("sample", sample, HotKeyRouter.SAMPLE_RULE);
     }
+    String windowRule = windowRule(threshold, sample, window);
+    if (detect && windowRule != null) {
+      throw invalid("window", window, windowRule);
+    }
+  }
+
+  /**
+   * Returns the rule {@code window} breaks for detection with {@code threshold} and
+   * {@code sample} ({@code "must be at least 200 * sample / threshold = ... messages"}), or null
+   * if it is long enough. Shared with the {@code routing.hotkey.window} check of the property
+   * parser, so both say the same.
+   */
+  public static String windowRule(double threshold, int sample, long window) {
     // compared as longs when it fits: (double) window rounds above 2^53, so a window just below a
     // large bound would compare equal to it as a double
     double minWindow = HotKeyRouter.minWindow(threshold, sample);
     boolean fits = minWindow < 0x1p63;
-    if (detect && (!fits || window < (long) minWindow)) {
-      throw new RoutingConfigException(HotKeyRouter.WINDOW, window, "must be at least "
-          + (sample == 1 ? "200 / threshold = " : "200 * sample / threshold = ")
-          + (fits ? String.valueOf((long) minWindow) : "2^63 or more") + " messages");
+    if (fits && window >= (long) minWindow) {
+      return null;
     }
+    return "must be at least "
+        + (sample == 1 ? "200 / threshold = " : "200 * sample / threshold = ")
+        + (fits ? String.valueOf((long) minWindow) : "2^63 or more") + " messages";
+  }
+
+  private static IllegalArgumentException invalid(String option, Object value, String rule) {
+    return new IllegalArgumentException(option + " was " + value + ", " + rule);
   }
 
   /**

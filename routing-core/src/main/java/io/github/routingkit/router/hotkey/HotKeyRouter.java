@@ -280,9 +280,10 @@ public final class HotKeyRouter extends AbstractKeyRouter {
     /**
      * Builds the router.
      *
-     * @throws RoutingConfigException for a threshold outside (0, 1], fewer than 2 candidates, a
-     *     sample that is not a power of two in [1, 1024], or (with detection) a memory cap below
-     *     16 counters or above 64 MiB or a window shorter than {@code 200 * sample / threshold}
+     * @throws IllegalArgumentException as {@link HotKeyOptions}: for a threshold outside (0, 1],
+     *     fewer than 2 candidates, a sample that is not a power of two in [1, 1024], or (with
+     *     detection) a memory cap below 16 counters or above 64 MiB or a window shorter than
+     *     {@code 200 * sample / threshold}
      */
     public HotKeyRouter build() {
       return new HotKeyRouter(new HotKeyOptions(List.copyOf(keys), detect, threshold, memory,

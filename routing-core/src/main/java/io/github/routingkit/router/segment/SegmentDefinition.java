@@ -1,34 +1,38 @@
 package io.github.routingkit.router.segment;
 
-import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.internal.Bytes;
-import io.github.routingkit.internal.Values;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * What a {@link SegmentRouter} is configured with, parsed and checked: the segments in order with
- * their explicit range or weight, the {@code *} share, which segments are exclusive, and how the
- * tenant is read (separator or regex). Immutable; holds no partition-count-dependent state (see
- * {@link SegmentLayouts}). {@link #of} checks everything that can be checked without a
- * partition count, so a configuration can be validated without building a router.
+ * What a {@link SegmentRouter} is configured with, checked: the segments in order with their
+ * explicit range or weight, the {@code *} share, which segments are exclusive, and how the tenant
+ * is read (separator or regex). Immutable; holds no partition-count-dependent state (see
+ * {@link SegmentLayouts}). {@link Builder#build()} checks everything that can be checked without a
+ * partition count, so a configuration can be validated without building a router. The
+ * {@code routing.segment.*} property notation is read by {@code io.github.routingkit.config}
+ * ({@code SegmentNotation}), which builds one of these.
  */
 public final class SegmentDefinition {
-  /** Property names used in error messages. */
+  /** Property names used in the routing-time errors of a segment that does not fit a count. */
   static final String RANGES = "routing.segment.ranges";
   static final String WEIGHTS = "routing.segment.weights";
   static final String EXCLUSIVE = "routing.segment.exclusive";
-  static final String SEPARATOR = "routing.segment.separator";
   static final String REGEX = "routing.segment.regex";
 
   final String separator;
   final String regex;
+  /** The canonical notation of the ranges ({@code a:0-5,b:6}), null with weights. */
   final String ranges;
+  /** The canonical notation of the weights ({@code a:3,b:1,*:2}), null with ranges. */
   final String weights;
+  /** The exclusive segment names, comma-separated ("" for none). */
   final String exclusive;
 
   final byte[] separatorBytes;
@@ -42,105 +46,57 @@ public final class SegmentDefinition {
   final double sharedWeight;
   final boolean[] isExclusive;
 
-  /**
-   * Parses and checks a definition in the {@code routing.segment.*} notation: exactly one of
-   * {@code ranges} ({@code order:0-5,payment:6-8}) and {@code weights}
-   * ({@code order:3,payment:1,*:2}); {@code exclusive} segment names or null; at most one of
-   * {@code separator} (default {@code :}) and {@code regex} (with a capturing group 1).
-   *
-   * @throws RoutingConfigException naming the property, the value and the rule for a malformed or
-   *     empty entry, a repeated segment, overlapping ranges, an unknown exclusive segment, both or
-   *     neither of ranges and weights, a bad regex, or weights under which the shared range would
-   *     always be empty
-   */
-  public static SegmentDefinition of(String ranges, String weights, String exclusive,
-      String separator, String regex) {
-    return new SegmentDefinition(separator, regex, ranges, weights, exclusive);
-  }
-
-  SegmentDefinition(String separator, String regex, String ranges, String weights,
-      String exclusive) {
-    if ((ranges == null) == (weights == null)) {
-      throw new RoutingConfigException(ranges == null ? WEIGHTS : RANGES,
-          ranges == null ? weights : ranges, "exactly one of " + RANGES + " and " + WEIGHTS
-              + " must be set");
+  private SegmentDefinition(Builder b) {
+    boolean byRange = !b.ranges.isEmpty();
+    boolean byWeight = !b.weights.isEmpty() || b.sharedWeight > 0;
+    if (byRange == byWeight) {
+      throw new IllegalArgumentException(byRange
+          ? "a segment definition takes ranges or weights, not both"
+          : "a segment definition needs at least one range or weight");
     }
-    if (separator != null && regex != null) {
-      throw new RoutingConfigException(REGEX, regex, "cannot be combined with " + SEPARATOR);
+    String separator = b.separator;
+    if (separator != null && b.regex != null) {
+      throw new IllegalArgumentException("the tenant is read by a separator or by a regex, not both");
     }
-    if (regex == null && separator == null) {
+    if (b.regex == null && separator == null) {
       separator = ":";
     }
     if (separator != null && separator.isEmpty()) {
-      throw new RoutingConfigException(SEPARATOR, separator, "must not be empty");
+      throw new IllegalArgumentException("the separator must not be empty");
     }
-    this.separator = separator;
-    this.regex = regex;
-    this.ranges = ranges;
-    this.weights = weights;
-    this.exclusive = exclusive == null ? "" : exclusive;
-    this.separatorBytes = separator == null ? null : separator.getBytes(StandardCharsets.UTF_8);
     Pattern p = null;
-    if (regex != null) {
+    if (b.regex != null) {
       try {
-        p = Pattern.compile(regex);
+        p = Pattern.compile(b.regex);
       } catch (PatternSyntaxException e) {
-        throw new RoutingConfigException(REGEX, regex, "must be a Java regular expression: "
-            + e.getDescription());
+        throw new IllegalArgumentException("regex '" + b.regex
+            + "' must be a Java regular expression: " + e.getDescription(), e);
       }
       if (p.matcher("").groupCount() < 1) {
-        throw new RoutingConfigException(REGEX, regex,
-            "must have a capturing group 1 that captures the tenant");
+        throw new IllegalArgumentException("regex '" + b.regex
+            + "' must have a capturing group 1 that captures the tenant");
       }
-    }
-    this.pattern = p;
-
-    String property = ranges != null ? RANGES : WEIGHTS;
-    String spec = ranges != null ? ranges : weights;
-    if (Values.hasEmptyItem(spec)) {
-      throw new RoutingConfigException(property, spec, "must be a comma-separated list of "
-          + (ranges != null ? "name:from-to" : "name:weight") + " entries, none of them empty");
-    }
-    if (exclusive != null && !exclusive.isEmpty() && Values.hasEmptyItem(exclusive)) {
-      throw new RoutingConfigException(EXCLUSIVE, exclusive,
-          "must be a comma-separated list of segment names, none of them empty");
     }
     List<String> nameList = new ArrayList<>();
-    List<int[]> rangeList = new ArrayList<>();
-    List<Double> weightList = new ArrayList<>();
-    double shared = 0;
-    for (String item : spec.split(",")) {
-      item = item.trim();
-      String[] nv = Values.nameValue(item);
-      if (nv == null) {
-        throw new RoutingConfigException(property, spec, "entry '" + item + "' must be written "
-            + (ranges != null ? "name:from-to or name:partition" : "name:weight"));
+    for (Entry e : byRange ? b.ranges : b.weights) {
+      if (e.name.isEmpty()) {
+        throw new IllegalArgumentException("a segment name must not be empty");
       }
-      String name = nv[0];
-      String value = nv[1];
-      if (weights != null && name.equals("*")) {
-        if (shared > 0) {
-          throw new RoutingConfigException(property, spec, "segment '*' is listed twice");
-        }
-        shared = parseWeight(property, spec, "*", value);
-        continue;
+      if (separator != null && e.name.contains(separator)) {
+        throw new IllegalArgumentException("segment '" + e.name + "' contains the separator '"
+            + separator + "', so no key's tenant (the text before the first '" + separator
+            + "') can ever match it");
       }
-      if (separator != null && name.contains(separator)) {
-        throw new RoutingConfigException(property, spec, "segment '" + name + "' contains the"
-            + " separator '" + separator + "', so no key's tenant (the text before the first '"
-            + separator + "') can ever match it");
+      if (nameList.contains(e.name)) {
+        throw new IllegalArgumentException("segment '" + e.name + "' is listed twice");
       }
-      if (nameList.contains(name)) {
-        throw new RoutingConfigException(property, spec, "segment '" + name + "' is listed twice");
-      }
-      nameList.add(name);
-      if (ranges != null) {
-        rangeList.add(parseRange(spec, name, value));
-      } else {
-        weightList.add(parseWeight(property, spec, name, value));
-      }
+      nameList.add(e.name);
     }
     int k = nameList.size();
+    this.separator = separator;
+    this.regex = b.regex;
+    this.separatorBytes = separator == null ? null : separator.getBytes(StandardCharsets.UTF_8);
+    this.pattern = p;
     this.names = nameList.toArray(new String[0]);
     this.nameBytes = new byte[k][];
     this.nameWord = new long[k];
@@ -148,57 +104,176 @@ public final class SegmentDefinition {
     this.to = new int[k];
     this.weight = new double[k];
     this.isExclusive = new boolean[k];
+    this.sharedWeight = b.sharedWeight;
+    StringBuilder notation = new StringBuilder();
+    double total = sharedWeight;
     for (int i = 0; i < k; i++) {
+      Entry e = byRange ? b.ranges.get(i) : b.weights.get(i);
       nameBytes[i] = names[i].getBytes(StandardCharsets.UTF_8);
       nameWord[i] = Bytes.word(nameBytes[i], 0, nameBytes[i].length);
-      if (ranges != null) {
-        from[i] = rangeList.get(i)[0];
-        to[i] = rangeList.get(i)[1];
-      } else {
-        weight[i] = weightList.get(i);
-      }
+      from[i] = e.from;
+      to[i] = e.to;
+      weight[i] = e.weight;
+      total += e.weight;
+      notation.append(i == 0 ? "" : ",").append(names[i]).append(':').append(byRange
+          ? (e.from == e.to ? String.valueOf(e.from) : e.from + "-" + e.to) : decimal(e.weight));
     }
-    this.sharedWeight = shared;
-    double total = shared;
-    for (double w : weight) {
-      total += w;
+    if (sharedWeight > 0) {
+      notation.append(k == 0 ? "" : ",").append("*:").append(decimal(sharedWeight));
     }
     if (Double.isInfinite(total)) {
-      throw new RoutingConfigException(WEIGHTS, weights, "the weights must add up to a finite"
-          + " number, their sum overflows a double");
+      throw new IllegalArgumentException("the weights must add up to a finite number, their sum"
+          + " overflows a double");
     }
-    if (ranges != null) {
+    this.ranges = byRange ? notation.toString() : null;
+    this.weights = byRange ? null : notation.toString();
+    if (byRange) {
       for (int i = 0; i < k; i++) {
         for (int j = i + 1; j < k; j++) {
           if (from[i] <= to[j] && from[j] <= to[i]) {
-            throw new RoutingConfigException(RANGES, spec, "segment '" + names[j] + "' range "
-                + from[j] + "-" + to[j] + " overlaps segment '" + names[i] + "' range " + from[i]
-                + "-" + to[i]);
+            throw new IllegalArgumentException("segment '" + names[j] + "' range " + from[j] + "-"
+                + to[j] + " overlaps segment '" + names[i] + "' range " + from[i] + "-" + to[i]);
           }
         }
       }
     }
-    for (String name : this.exclusive.split(",")) {
-      name = name.trim();
-      if (name.isEmpty()) {
-        continue;
-      }
+    for (String name : b.exclusive) {
       int i = nameList.indexOf(name);
       if (i < 0) {
-        throw new RoutingConfigException(EXCLUSIVE, exclusive, "segment '" + name
-            + "' is not defined in " + property + " " + nameList);
-      }
-      if (isExclusive[i]) {
-        throw new RoutingConfigException(EXCLUSIVE, exclusive, "segment '" + name
-            + "' is listed twice");
+        throw new IllegalArgumentException("exclusive segment '" + name + "' is not defined: the"
+            + " segments are " + nameList);
       }
       isExclusive[i] = true;
     }
-    if (weights != null && shared == 0 && k > 0 && allExclusive()) {
-      throw new RoutingConfigException(EXCLUSIVE, exclusive, "every segment is exclusive and "
-          + WEIGHTS + " reserves no '*' share, so the shared range for unknown tenants would be"
-          + " empty");
+    this.exclusive = String.join(",", b.exclusive);
+    if (!byRange && sharedWeight == 0 && k > 0 && allExclusive()) {
+      throw new IllegalArgumentException("every segment is exclusive and no '*' share is set, so"
+          + " the shared range for unknown tenants would be empty");
     }
+  }
+
+  /** Returns a builder of a definition. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Builds a {@link SegmentDefinition}: either ranges ({@link #range}) or weights
+   * ({@link #weight}, {@link #sharedWeight}), optionally exclusive segments, and at most one of a
+   * separator (default {@code ":"}) and a regex. Segments keep the order they are added in. Not
+   * thread-safe.
+   */
+  public static final class Builder {
+    private final List<Entry> ranges = new ArrayList<>();
+    private final List<Entry> weights = new ArrayList<>();
+    private final Set<String> exclusive = new LinkedHashSet<>();
+    private double sharedWeight;
+    private String separator;
+    private String regex;
+
+    private Builder() {}
+
+    /**
+     * Gives segment {@code name} the partitions {@code [from, to]} (inclusive).
+     *
+     * @throws IllegalArgumentException if {@code from < 0} or {@code to < from}
+     * @throws NullPointerException if {@code name} is null
+     */
+    public Builder range(String name, int from, int to) {
+      Objects.requireNonNull(name, "name");
+      if (from < 0 || to < from) {
+        throw new IllegalArgumentException("segment '" + name + "' range " + from + "-" + to
+            + " must be from-to with 0 <= from <= to");
+      }
+      ranges.add(new Entry(name, from, to, 0));
+      return this;
+    }
+
+    /**
+     * Gives segment {@code name} the share {@code weight / sum of weights} of every partition
+     * count; {@code name} {@code "*"} is the same as {@link #sharedWeight}.
+     *
+     * @throws IllegalArgumentException if {@code weight} is not a positive finite number, or
+     *     {@code "*"} is given twice
+     * @throws NullPointerException if {@code name} is null
+     */
+    public Builder weight(String name, double weight) {
+      Objects.requireNonNull(name, "name");
+      if (name.equals("*")) {
+        if (sharedWeight > 0) {
+          throw new IllegalArgumentException("segment '*' is listed twice");
+        }
+        return sharedWeight(weight);
+      }
+      weights.add(new Entry(name, 0, 0, checkWeight(name, weight)));
+      return this;
+    }
+
+    /**
+     * Reserves the share {@code weight / sum of weights} for the shared range only (the
+     * {@code *} entry of the notation).
+     *
+     * @throws IllegalArgumentException if {@code weight} is not a positive finite number
+     */
+    public Builder sharedWeight(double weight) {
+      this.sharedWeight = checkWeight("*", weight);
+      return this;
+    }
+
+    /**
+     * Makes the named segments exclusive: their partitions take only their tenant's keys.
+     *
+     * @throws IllegalArgumentException if a name is given twice
+     * @throws NullPointerException if a name is null
+     */
+    public Builder exclusive(String... names) {
+      for (String n : names) {
+        if (!exclusive.add(Objects.requireNonNull(n, "exclusive segment"))) {
+          throw new IllegalArgumentException("exclusive segment '" + n + "' is listed twice");
+        }
+      }
+      return this;
+    }
+
+    /** The tenant is the key's bytes before the first {@code separator} (default {@code ":"}). */
+    public Builder separator(String separator) {
+      this.separator = separator;
+      return this;
+    }
+
+    /** The tenant is group 1 of {@code regex} found in the key's UTF-8 text. */
+    public Builder regex(String regex) {
+      this.regex = regex;
+      return this;
+    }
+
+    /**
+     * Builds the definition.
+     *
+     * @throws IllegalArgumentException for both or neither of ranges and weights, both a separator
+     *     and a regex, an empty separator, a bad regex or one without group 1, an empty or
+     *     repeated segment name or one containing the separator, overlapping ranges, weights whose
+     *     sum overflows, an exclusive segment that is not defined, or weights under which the
+     *     shared range would always be empty
+     */
+    public SegmentDefinition build() {
+      return new SegmentDefinition(this);
+    }
+
+    private static double checkWeight(String name, double weight) {
+      if (!(weight > 0) || Double.isInfinite(weight)) {
+        throw new IllegalArgumentException("segment '" + name + "' weight " + weight
+            + " must be a positive finite number");
+      }
+      return weight;
+    }
+  }
+
+  private record Entry(String name, int from, int to, double weight) {}
+
+  /** The shortest decimal that reads back as {@code w}: integers without a fraction. */
+  private static String decimal(double w) {
+    return w == Math.rint(w) && w < 1e15 ? Long.toString((long) w) : Double.toString(w);
   }
 
   private boolean allExclusive() {
@@ -210,34 +285,28 @@ public final class SegmentDefinition {
     return true;
   }
 
-
-  private static int[] parseRange(String spec, String name, String value) {
-    int dash = value.indexOf('-');
-    String fromText = (dash < 0 ? value : value.substring(0, dash)).trim();
-    String toText = dash < 0 ? fromText : value.substring(dash + 1).trim();
-    int a = Values.parseInt(fromText, 0);
-    int b = Values.parseInt(toText, 0);
-    if (a < 0 || b < 0) {
-      throw new RoutingConfigException(RANGES, spec, "segment '" + name + "' range '" + value
-          + "' must be from-to (partition numbers) or one partition number");
-    }
-    if (b < a) {
-      throw new RoutingConfigException(RANGES, spec, "segment '" + name + "' range " + value
-          + " must be from-to with 0 <= from <= to");
-    }
-    return new int[] {a, b};
+  /** Returns the segment names, in order. */
+  public List<String> names() {
+    return List.of(names);
   }
 
-  private static double parseWeight(String property, String spec, String name, String value) {
-    double w = Values.parseDecimal(value);
-    if (!(w > 0) || Double.isInfinite(w)) {
-      throw new RoutingConfigException(property, spec, "segment '" + name + "' weight '" + value
-          + "' must be a positive number");
-    }
-    return w;
+  /** Returns whether the segments are laid out by explicit ranges (else by weights). */
+  public boolean hasRanges() {
+    return ranges != null;
   }
 
-  List<String> exclusiveNames() {
+  /** Returns the ranges in the property notation ({@code a:0-5,b:6}), or null with weights. */
+  public String rangesNotation() {
+    return ranges;
+  }
+
+  /** Returns the weights in the property notation ({@code a:3,b:1,*:2}), or null with ranges. */
+  public String weightsNotation() {
+    return weights;
+  }
+
+  /** Returns the exclusive segment names, in the order given. */
+  public List<String> exclusiveNames() {
     List<String> list = new ArrayList<>();
     for (int i = 0; i < names.length; i++) {
       if (isExclusive[i]) {
@@ -247,15 +316,31 @@ public final class SegmentDefinition {
     return list;
   }
 
+  /** Returns the separator, or null when the tenant is read by a regex. */
+  public String separator() {
+    return regex == null ? separator : null;
+  }
+
+  /** Returns the regex, or null when the tenant is read by a separator. */
+  public String regex() {
+    return regex;
+  }
+
   @Override
   public boolean equals(Object o) {
-    return o instanceof SegmentDefinition d && java.util.Objects.equals(d.separator, separator)
-        && java.util.Objects.equals(d.regex, regex) && java.util.Objects.equals(d.ranges, ranges)
-        && java.util.Objects.equals(d.weights, weights) && d.exclusive.equals(exclusive);
+    return o instanceof SegmentDefinition d && Objects.equals(d.separator, separator)
+        && Objects.equals(d.regex, regex) && Objects.equals(d.ranges, ranges)
+        && Objects.equals(d.weights, weights) && d.exclusive.equals(exclusive);
   }
 
   @Override
   public int hashCode() {
-    return java.util.Objects.hash(separator, regex, ranges, weights, exclusive);
+    return Objects.hash(separator, regex, ranges, weights, exclusive);
+  }
+
+  @Override
+  public String toString() {
+    return (ranges != null ? "ranges=" + ranges : "weights=" + weights) + ", exclusive=" + exclusive
+        + ", " + (regex != null ? "regex=" + regex : "separator=" + separator);
   }
 }

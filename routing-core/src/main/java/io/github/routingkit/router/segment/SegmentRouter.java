@@ -5,6 +5,7 @@ import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.config.SegmentNotation;
 import io.github.routingkit.internal.Bytes;
 import io.github.routingkit.internal.Partitions;
 
@@ -108,14 +109,14 @@ public final class SegmentRouter extends AbstractKeyRouter {
     return new Builder(Objects.requireNonNull(inner, "inner"));
   }
 
-  /** Builds a {@link SegmentRouter}; each setter takes the {@code routing.segment.*} syntax. */
+  /**
+   * Builds a {@link SegmentRouter} from typed values (the {@code routing.segment.*} text notation
+   * is read by {@link RoutingSpec}); a thin front of {@link SegmentDefinition.Builder}. Not
+   * thread-safe.
+   */
   public static final class Builder {
     private final KeyRouter inner;
-    private String separator;
-    private String regex;
-    private String ranges;
-    private String weights;
-    private String exclusive;
+    private final SegmentDefinition.Builder definition = SegmentDefinition.builder();
 
     private Builder(KeyRouter inner) {
       this.inner = inner;
@@ -123,45 +124,69 @@ public final class SegmentRouter extends AbstractKeyRouter {
 
     /** The tenant is the key's bytes before the first {@code separator} (default {@code ":"}). */
     public Builder separator(String separator) {
-      this.separator = separator;
+      definition.separator(separator);
       return this;
     }
 
     /** The tenant is group 1 of {@code regex} found in the key's UTF-8 text. */
     public Builder regex(String regex) {
-      this.regex = regex;
+      definition.regex(regex);
       return this;
     }
 
-    /** Explicit ranges, e.g. {@code order:0-5,payment:6-8}. */
-    public Builder ranges(String ranges) {
-      this.ranges = ranges;
+    /**
+     * Gives segment {@code name} the partitions {@code [from, to]} (inclusive).
+     *
+     * @throws IllegalArgumentException if {@code from < 0} or {@code to < from}
+     * @see SegmentDefinition.Builder#range
+     */
+    public Builder range(String name, int from, int to) {
+      definition.range(name, from, to);
       return this;
     }
 
-    /** Weights, e.g. {@code order:3,payment:1,*:2}. */
-    public Builder weights(String weights) {
-      this.weights = weights;
+    /**
+     * Gives segment {@code name} the share {@code weight / sum of weights} of the partitions
+     * ({@code "*"}: the shared range's share).
+     *
+     * @throws IllegalArgumentException if {@code weight} is not a positive finite number
+     * @see SegmentDefinition.Builder#weight
+     */
+    public Builder weight(String name, double weight) {
+      definition.weight(name, weight);
       return this;
     }
 
-    /** Comma-separated names of the exclusive segments. */
-    public Builder exclusive(String exclusive) {
-      this.exclusive = exclusive;
+    /**
+     * Reserves the share {@code weight / sum of weights} for the shared range only.
+     *
+     * @throws IllegalArgumentException if {@code weight} is not a positive finite number
+     */
+    public Builder sharedWeight(double weight) {
+      definition.sharedWeight(weight);
+      return this;
+    }
+
+    /**
+     * Makes the named segments exclusive: their partitions take only their tenant's keys.
+     *
+     * @throws IllegalArgumentException if a name is given twice
+     */
+    public Builder exclusive(String... names) {
+      definition.exclusive(names);
       return this;
     }
 
     /**
      * Builds the router.
      *
-     * @throws RoutingConfigException naming the property, the value and the rule (and the segment)
-     *     for a malformed entry, a repeated segment, overlapping ranges, an unknown exclusive
-     *     segment, both or neither of ranges and weights, a bad regex, or weights under which the
-     *     shared range would always be empty
+     * @throws IllegalArgumentException as {@link SegmentDefinition.Builder#build()}: both or
+     *     neither of ranges and weights, a repeated segment, overlapping ranges, an unknown
+     *     exclusive segment, a bad regex, or weights under which the shared range would always be
+     *     empty
      */
     public SegmentRouter build() {
-      return new SegmentRouter(SegmentDefinition.of(ranges, weights, exclusive, separator, regex),
-          inner);
+      return new SegmentRouter(definition.build(), inner);
     }
   }
 
@@ -292,8 +317,8 @@ public final class SegmentRouter extends AbstractKeyRouter {
 
     private Object readResolve() throws InvalidObjectException {
       try {
-        return new SegmentRouter(SegmentDefinition.of(ranges, weights, exclusive, separator, regex),
-          inner);
+        return new SegmentRouter(SegmentNotation.parse(ranges, weights, exclusive, separator,
+            regex), inner);
       } catch (RuntimeException e) {
         InvalidObjectException ex = new InvalidObjectException("corrupt SegmentRouter: "
             + e.getMessage());

@@ -1,6 +1,7 @@
 package io.github.routingkit.router.hotkey;
 
 import io.github.routingkit.Routers;
+import io.github.routingkit.RoutingConfigException;
 
 import io.github.routingkit.KeyRouter;
 
@@ -251,17 +252,31 @@ class HotKeyRouterTest {
     });
   }
 
+  /** Code callers get the option's name, value and rule, not a property they never wrote. */
   @Test
-  void badSettingsFailNamingTheProperty() {
+  void badSettingsFailNamingTheOption() {
     assertThatThrownBy(() -> HotKeyRouter.builder(Routers.kafkaDefault()).threshold(0).build())
-        .hasMessageContaining("routing.hotkey.threshold");
+        .isInstanceOf(IllegalArgumentException.class).isNotInstanceOf(RoutingConfigException.class)
+        .hasMessage("threshold was 0.0, must be a share in (0, 1]");
     assertThatThrownBy(() -> HotKeyRouter.builder(Routers.kafkaDefault()).candidates(1).build())
+        .hasMessageStartingWith("candidates was 1, must be at least 2");
+    assertThatThrownBy(() -> HotKeyRouter.builder(Routers.kafkaDefault()).detect(true)
+        .memoryBytes(100).build()).hasMessageStartingWith("memory was 100, must be at least");
+    assertThatThrownBy(() -> HotKeyRouter.builder(Routers.kafkaDefault()).detect(true)
+        .sample(6).build()).hasMessage("sample was 6, must be a power of two from 1 to 1024");
+  }
+
+  /** The same mistakes as properties name the property, the value as written and the rule. */
+  @Test
+  void badPropertiesFailNamingTheProperty() {
+    assertThatThrownBy(() -> RoutingSpec.parse("routing.hotkey.keys=k, routing.hotkey.threshold=0"))
+        .hasMessageContaining("routing.hotkey.threshold");
+    assertThatThrownBy(() -> RoutingSpec.parse("routing.hotkey.keys=k, routing.hotkey.candidates=1"))
         .hasMessageContaining("routing.hotkey.candidates");
-    assertThatThrownBy(() -> HotKeyRouter.builder(Routers.kafkaDefault()).detect(true)
-        .memoryBytes(100).build()).hasMessageContaining("routing.hotkey.memory");
-    assertThatThrownBy(() -> HotKeyRouter.builder(Routers.kafkaDefault()).detect(true)
-        .sample(6).build()).hasMessage("routing.hotkey.sample value was '6', must be a power of"
-            + " two from 1 to 1024");
+    assertThatThrownBy(() -> RoutingSpec.parse("routing.hotkey.detect=true, routing.hotkey.memory=100"))
+        .hasMessageContaining("routing.hotkey.memory");
+    assertThatThrownBy(() -> RoutingSpec.parse("routing.hotkey.detect=true, routing.hotkey.sample=6"))
+        .hasMessage("routing.hotkey.sample value was '6', must be a power of two from 1 to 1024");
   }
 
   @Test

@@ -25,7 +25,7 @@ class SegmentLayoutsAllocationTest {
     }
     int[] counts = {12, 24, 7, 64, 100, 36, 9, 1000};
     assertThat(counts).hasSize(SegmentRouter.MEMO_SIZE);
-    KeyRouter r = SegmentRouter.builder(Routers.kafkaDefault()).weights("order:2,payment:1,*:1")
+    KeyRouter r = SegmentRouter.builder(Routers.kafkaDefault()).weight("order", 2).weight("payment", 1).sharedWeight(1)
         .exclusive("payment").build();
     long id = Thread.currentThread().getId();
     int sink = 0;

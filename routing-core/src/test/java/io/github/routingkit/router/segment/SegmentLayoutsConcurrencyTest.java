@@ -18,14 +18,14 @@ class SegmentLayoutsConcurrencyTest {
   @Test
   void segmentMemoConcurrent() throws Exception {
     SegmentRouter seg = SegmentRouter.builder(Routers.consistentJumpBack())
-        .weights("a:3,b:1,*:2").exclusive("a").build();
+        .weight("a", 3).weight("b", 1).sharedWeight(2).exclusive("a").build();
     int[] ns = new int[24];
     for (int i = 0; i < ns.length; i++) {
       ns[i] = 6 + i * 5;
     }
     Map<Integer, Map<String, List<Integer>>> expect = new HashMap<>();
     SegmentRouter fresh = SegmentRouter.builder(Routers.consistentJumpBack())
-        .weights("a:3,b:1,*:2").exclusive("a").build();
+        .weight("a", 3).weight("b", 1).sharedWeight(2).exclusive("a").build();
     for (int n : ns) {
       expect.put(n, fresh.layout(n));
     }

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
  */
 class SegmentLookupTest {
   private final SegmentRouter router = SegmentRouter.builder(Routers.kafkaDefault())
-      .ranges("customer-alpha:0-1,customer-beta:2-3,customer:4,cust:5,ab:6,abc:7,x:8,"
-          + "\u00fcber:9,customer-alphabet:10")
+      .range("customer-alpha", 0, 1).range("customer-beta", 2, 3).range("customer", 4, 4)
+      .range("cust", 5, 5).range("ab", 6, 6).range("abc", 7, 7).range("x", 8, 8)
+      .range("\u00fcber", 9, 9).range("customer-alphabet", 10, 10)
       .build();
 
   private String segment(String key) {

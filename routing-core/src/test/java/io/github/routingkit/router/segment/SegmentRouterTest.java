@@ -2,6 +2,7 @@ package io.github.routingkit.router.segment;
 
 
 import io.github.routingkit.KeyRouter;
+import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.Routers;
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.property.Gen;
@@ -28,7 +29,7 @@ class SegmentRouterTest {
 
   @Test
   void explicitRangesKeepTenantsInTheirRange() {
-    SegmentRouter r = SegmentRouter.builder(MURMUR).ranges("order:0-5,payment:6-8").build();
+    SegmentRouter r = SegmentRouter.builder(MURMUR).range("order", 0, 5).range("payment", 6, 8).build();
     for (int i = 0; i < 2000; i++) {
       assertThat(r.partition(("order:" + i).getBytes(UTF_8), 12)).isBetween(0, 5);
       assertThat(r.partition(("payment:" + i).getBytes(UTF_8), 12)).isBetween(6, 8);
@@ -43,7 +44,7 @@ class SegmentRouterTest {
 
   @Test
   void weightsUseEveryPartitionWithinOneOfTheShare() {
-    SegmentRouter r = SegmentRouter.builder(MURMUR).weights("a:3,b:2,c:1,*:1")
+    SegmentRouter r = SegmentRouter.builder(MURMUR).weight("a", 3).weight("b", 2).weight("c", 1).sharedWeight(1)
         .exclusive("a").build();
     for (int n = 4; n <= 64; n++) {
       Map<String, List<Integer>> layout = r.layout(n);
@@ -61,25 +62,56 @@ class SegmentRouterTest {
     }
   }
 
+  /** Code callers get the rule and the segment, not a property name they never wrote. */
   @Test
-  void errorsNameTheSegment() {
-    assertThatThrownBy(() -> SegmentRouter.builder(MURMUR).ranges("order:0-5,payment:5-8").build())
+  void builderErrorsNameTheSegment() {
+    assertThatThrownBy(() -> SegmentRouter.builder(MURMUR).range("order", 0, 5).range("payment", 5, 8).build())
+        .isInstanceOf(IllegalArgumentException.class).isNotInstanceOf(RoutingConfigException.class)
+        .hasMessageNotContaining("routing.segment").hasMessageContaining("payment")
+        .hasMessageContaining("overlaps segment 'order'");
+    assertThatThrownBy(() -> SegmentRouter.builder(MURMUR).weight("a", 1).weight("b", 2).exclusive("a", "b").build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shared range");
+    assertThatThrownBy(() -> SegmentRouter.builder(MURMUR).weight("a", 1).weight("b", Double.NaN))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("segment 'b' weight NaN");
+    assertThatThrownBy(() -> SegmentRouter.builder(MURMUR).range("a", 0, 1).exclusive("zz").build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining("routing.segment")
+        .hasMessageContaining("'zz'");
+    assertThatThrownBy(() -> SegmentRouter.builder(MURMUR).range("a", 3, 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("segment 'a'");
+    assertThatThrownBy(() -> SegmentRouter.builder(MURMUR).range("a", 0, 1).regex("no-group").build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining("routing.segment")
+        .hasMessageContaining("capturing group 1");
+    assertThatThrownBy(() -> SegmentRouter.builder(MURMUR).range("a", 0, 1).weight("b", 1).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not both");
+  }
+
+  /** The same mistakes in the property notation name the property, the value and the segment. */
+  @Test
+  void specErrorsNameThePropertyAndTheSegment() {
+    assertThatThrownBy(() -> RoutingSpec.parse("routing.segment.ranges=order:0-5,payment:5-8"))
         .isInstanceOf(RoutingConfigException.class)
         .hasMessageContaining("routing.segment.ranges").hasMessageContaining("payment")
         .hasMessageContaining("overlaps segment 'order'");
-    assertThatThrownBy(() -> SegmentRouter.builder(MURMUR).weights("a:1,b:2").exclusive("a,b").build())
+    assertThatThrownBy(() -> RoutingSpec.parse(
+            "routing.segment.weights=a:1,b:2, routing.segment.exclusive=a,b"))
         .isInstanceOf(RoutingConfigException.class).hasMessageContaining("shared range");
-    assertThatThrownBy(() -> SegmentRouter.builder(MURMUR).weights("a:1,b:x").build())
+    assertThatThrownBy(() -> RoutingSpec.parse("routing.segment.weights=a:1,b:x"))
         .hasMessageContaining("segment 'b' weight 'x'");
-    assertThatThrownBy(() -> SegmentRouter.builder(MURMUR).ranges("a:0-1").exclusive("zz").build())
+    assertThatThrownBy(() -> RoutingSpec.parse(
+            "routing.segment.ranges=a:0-1, routing.segment.exclusive=zz"))
         .hasMessageContaining("routing.segment.exclusive").hasMessageContaining("'zz'");
-    assertThatThrownBy(() -> SegmentRouter.builder(MURMUR).ranges("a:3-1").build())
+    assertThatThrownBy(() -> RoutingSpec.parse("routing.segment.ranges=a:3-1"))
         .hasMessageContaining("segment 'a'");
-    assertThatThrownBy(() -> SegmentRouter.builder(MURMUR).ranges("a:0-1").regex("no-group").build())
+    assertThatThrownBy(() -> RoutingSpec.parse(
+            "routing.segment.ranges=a:0-1, routing.segment.regex=no-group"))
         .hasMessageContaining("routing.segment.regex");
+  }
 
-    SegmentRouter r = SegmentRouter.builder(MURMUR).ranges("order:0-5,payment:6-8")
-        .exclusive("order,payment").build();
+  /** Layouts that do not fit a partition count fail at routing time, for every key. */
+  @Test
+  void countsALayoutDoesNotFitFailWhenRouted() {
+    SegmentRouter r = SegmentRouter.builder(MURMUR).range("order", 0, 5).range("payment", 6, 8)
+        .exclusive("order", "payment").build();
     assertThat(r.partition("x:1".getBytes(UTF_8), 12)).isBetween(9, 11);
     // the partition count is only known when routing: a clear exception, never a bad partition
     assertThatThrownBy(() -> r.partition("order:1".getBytes(UTF_8), 8))
@@ -88,14 +120,14 @@ class SegmentRouterTest {
     assertThatThrownBy(() -> r.partition("x:1".getBytes(UTF_8), 9))
         .isInstanceOf(RoutingConfigException.class)
         .hasMessageContaining("shared range for unknown tenants is empty");
-    SegmentRouter w = SegmentRouter.builder(MURMUR).weights("a:1,b:1,c:1").build();
+    SegmentRouter w = SegmentRouter.builder(MURMUR).weight("a", 1).weight("b", 1).weight("c", 1).build();
     assertThatThrownBy(() -> w.partition("a:1".getBytes(UTF_8), 2))
         .hasMessageContaining("segment 'c' gets 0 of the topic's 2 partitions");
   }
 
   @Test
   void regexExtractsTheTenant() {
-    SegmentRouter r = SegmentRouter.builder(MURMUR).regex("^@([^/]+)/").ranges("types:0-3")
+    SegmentRouter r = SegmentRouter.builder(MURMUR).regex("^@([^/]+)/").range("types", 0, 3)
         .exclusive("types").build();
     assertThat(r.segmentOf("@types/node".getBytes(UTF_8))).isEqualTo("types");
     assertThat(r.segmentOf("react".getBytes(UTF_8))).isNull();
@@ -105,7 +137,7 @@ class SegmentRouterTest {
 
   @Test
   void keylessMessagesStayOutOfExclusiveSegments() {
-    SegmentRouter r = SegmentRouter.builder(MURMUR).ranges("vip:0-1").exclusive("vip").build();
+    SegmentRouter r = SegmentRouter.builder(MURMUR).range("vip", 0, 1).exclusive("vip").build();
     for (int i = 0; i < 100; i++) {
       assertThat(r.partition((byte[]) null, 6)).isBetween(2, 5);
     }
@@ -113,7 +145,7 @@ class SegmentRouterTest {
 
   @Test
   void survivesSerialization() throws Exception {
-    SegmentRouter r = SegmentRouter.builder(MURMUR).separator("/").weights("a:2,b:1,*:1")
+    SegmentRouter r = SegmentRouter.builder(MURMUR).separator("/").weight("a", 2).weight("b", 1).sharedWeight(1)
         .exclusive("b").build();
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
@@ -133,22 +165,22 @@ class SegmentRouterTest {
   record Spec(boolean weighted, List<int[]> ranges, List<Integer> weights, int sharedWeight,
       List<Boolean> exclusive) {
     SegmentRouter build() {
-      StringBuilder sb = new StringBuilder();
-      StringBuilder ex = new StringBuilder();
+      SegmentRouter.Builder b = SegmentRouter.builder(MURMUR);
       int k = weighted ? weights.size() : ranges.size();
       for (int i = 0; i < k; i++) {
-        sb.append(i == 0 ? "" : ",").append("s").append(i).append(':');
-        sb.append(weighted ? String.valueOf(weights.get(i))
-            : ranges.get(i)[0] + "-" + ranges.get(i)[1]);
+        if (weighted) {
+          b.weight("s" + i, weights.get(i));
+        } else {
+          b.range("s" + i, ranges.get(i)[0], ranges.get(i)[1]);
+        }
         if (exclusive.get(i)) {
-          ex.append(ex.length() == 0 ? "" : ",").append("s").append(i);
+          b.exclusive("s" + i);
         }
       }
       if (weighted && sharedWeight > 0) {
-        sb.append(",*:").append(sharedWeight);
+        b.sharedWeight(sharedWeight);
       }
-      SegmentRouter.Builder b = SegmentRouter.builder(MURMUR).exclusive(ex.toString());
-      return weighted ? b.weights(sb.toString()).build() : b.ranges(sb.toString()).build();
+      return b.build();
     }
   }
   Gen<Spec> specs() {
@@ -178,8 +210,10 @@ class SegmentRouterTest {
       try {
         router = spec.build();
         layout = router.layout(n);
-      } catch (RoutingConfigException e) {
-        return; // a spec that does not fit n is rejected with a message, never routed
+      } catch (IllegalArgumentException e) {
+        // a spec the builder rejects (IllegalArgumentException) or that does not fit n
+        // (RoutingConfigException) is rejected with a message, never routed
+        return;
       }
       Set<Integer> exclusiveOwned = new HashSet<>();
       for (String s : router.segments()) {

@@ -26,7 +26,7 @@ class VersionedValueRoutingTest {
   private final KeyRouter segmentedHot = SegmentRouter.builder(HotKeyRouter
           .builder(Routers.consistent()).hotKeys(HOT).choice(HotKeyRouter.Choice.VALUE_HASH)
           .build())
-      .ranges("order:0-9").build();
+      .range("order", 0, 9).build();
   private final VersionedRouter router = VersionedRouter.builder()
       .generation("v1", hot, 12).generation("v2", segmentedHot, 0).defaultVersion("v1").build();
 
