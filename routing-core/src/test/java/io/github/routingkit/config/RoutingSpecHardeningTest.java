@@ -100,8 +100,10 @@ class RoutingSpecHardeningTest {
         b.generation("v" + i, HotKeyRouter.builder(Routers.kafkaDefault()).detect(true)
             .memoryBytes(HotKeyRouter.MAX_MEMORY).build(), 0);
       }
-      assertThatThrownBy(b::build).isInstanceOf(RoutingConfigException.class)
-          .hasMessageContaining("routing.hotkey.memory");
+      // a code caller is told the rule in code terms, not a routing.* property it never wrote
+      assertThatThrownBy(b::build).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("hot-key detectors")
+          .hasMessageContaining("must be at most " + HotKeyRouter.MAX_MEMORY + " bytes");
     }
 
     @Test

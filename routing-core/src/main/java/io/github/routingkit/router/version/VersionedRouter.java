@@ -4,7 +4,6 @@ import io.github.routingkit.AbstractKeyRouter;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.MessageView;
 import io.github.routingkit.KeylessPolicy;
-import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.internal.Bytes;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
 import io.github.routingkit.internal.MessageRouting;
@@ -62,11 +61,6 @@ import java.util.Objects;
 public final class VersionedRouter extends AbstractKeyRouter {
   private static final long serialVersionUID = 1L;
 
-  static final String SOURCE = "routing.version.source";
-  static final String SEPARATOR = "routing.version.separator";
-  static final String HEADER = "routing.version.header";
-  static final String DEFAULT = "routing.version.default";
-  static final String GENERATIONS = "routing.version.generations";
 
   /** Where a message's version is read from. */
   public enum Source {
@@ -106,11 +100,11 @@ public final class VersionedRouter extends AbstractKeyRouter {
       Objects.requireNonNull(version, "version");
       Objects.requireNonNull(router, "router");
       if (version.isEmpty()) {
-        throw new RoutingConfigException(GENERATIONS, version, "a version name must not be empty");
+        throw new IllegalArgumentException("a generation's version name must not be empty");
       }
       if (partitions < 0) {
-        throw new RoutingConfigException(GENERATIONS, partitions,
-            "generation '" + version + "' partition count must be positive, or * for the topic's");
+        throw new IllegalArgumentException("generation '" + version + "' partition count was "
+            + partitions + ", must be positive, or 0 for the topic's");
       }
     }
 
@@ -165,13 +159,13 @@ public final class VersionedRouter extends AbstractKeyRouter {
     this.separator = Objects.requireNonNull(separator, "separator");
     this.header = Objects.requireNonNull(header, "header");
     if (this.generations.isEmpty()) {
-      throw new RoutingConfigException(GENERATIONS, "", "must list at least one generation");
+      throw new IllegalArgumentException("a versioned router needs at least one generation");
     }
     if (separator.isEmpty()) {
-      throw new RoutingConfigException(SEPARATOR, separator, "must not be empty");
+      throw new IllegalArgumentException("the version separator must not be empty");
     }
     if (header.isEmpty()) {
-      throw new RoutingConfigException(HEADER, header, "must not be empty");
+      throw new IllegalArgumentException("the version header name must not be empty");
     }
     this.gens = this.generations.toArray(new Generation[0]);
     this.versionBytes = new byte[gens.length][];
@@ -179,13 +173,13 @@ public final class VersionedRouter extends AbstractKeyRouter {
     for (int i = 0; i < gens.length; i++) {
       for (int j = 0; j < i; j++) {
         if (gens[j].version().equals(gens[i].version())) {
-          throw new RoutingConfigException(GENERATIONS, gens[i].version(),
-              "generation '" + gens[i].version() + "' is listed twice");
+          throw new IllegalArgumentException("generation '" + gens[i].version()
+              + "' is listed twice");
         }
       }
       if (gens[i].version().contains(separator)) {
-        throw new RoutingConfigException(GENERATIONS, gens[i].version(), "generation '"
-            + gens[i].version() + "' must not contain the separator '" + separator + "'");
+        throw new IllegalArgumentException("generation '" + gens[i].version()
+            + "' must not contain the separator '" + separator + "'");
       }
       versionBytes[i] = gens[i].version().getBytes(StandardCharsets.UTF_8);
       if (gens[i].version().equals(defaultVersion)) {
@@ -193,8 +187,8 @@ public final class VersionedRouter extends AbstractKeyRouter {
       }
     }
     if (def == null) {
-      throw new RoutingConfigException(DEFAULT, defaultVersion, "must name one of the generations "
-          + versions());
+      throw new IllegalArgumentException("the default version was '" + defaultVersion
+          + "', must name one of the generations " + versions());
     }
     this.defaultGeneration = def;
     this.separatorBytes = separator.getBytes(StandardCharsets.UTF_8);
@@ -206,9 +200,9 @@ public final class VersionedRouter extends AbstractKeyRouter {
     }
     this.needsValue = value;
     if (claimed > HotKeyRouter.MAX_MEMORY) {
-      throw new RoutingConfigException(HotKeyRouter.MEMORY, claimed, "is the detector memory the "
-          + gens.length + " generations would claim in all, must be at most "
-          + HotKeyRouter.MAX_MEMORY + " bytes (64 MiB): lower routing.hotkey.memory");
+      throw new IllegalArgumentException("the " + gens.length + " generations' hot-key detectors"
+          + " would claim " + claimed + " bytes in all, must be at most " + HotKeyRouter.MAX_MEMORY
+          + " bytes (64 MiB): give them less memory");
     }
     this.claimedMemory = claimed;
   }
@@ -261,8 +255,9 @@ public final class VersionedRouter extends AbstractKeyRouter {
     /**
      * Builds the router.
      *
-     * @throws RoutingConfigException for no generations, a repeated version, a version containing
-     *     the separator, or a default version that names no generation
+     * @throws IllegalArgumentException for no generations, a repeated version, a version
+     *     containing the separator, an empty separator or header, a default version that names no
+     *     generation, or generations whose hot-key detectors claim more than 64 MiB in all
      */
     public VersionedRouter build() {
       return new VersionedRouter(generations, defaultVersion == null ? "" : defaultVersion,

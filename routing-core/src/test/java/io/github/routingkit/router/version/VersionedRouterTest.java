@@ -3,6 +3,7 @@ package io.github.routingkit.router.version;
 
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.Routers;
+import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
@@ -63,6 +64,10 @@ class VersionedRouterTest {
         .hasMessageContaining("generation 'v1' routes over 12 partitions but the topic has 8");
     assertThatThrownBy(() -> VersionedRouter.builder()
         .generation("v1", Routers.kafkaDefault(), 0).defaultVersion("v0").build())
+        .isInstanceOf(IllegalArgumentException.class).isNotInstanceOf(RoutingConfigException.class)
+        .hasMessageContaining("default version was 'v0'").hasMessageNotContaining("routing.");
+    assertThatThrownBy(() -> RoutingSpec.parse("routing.version.generations=v1:kafka-murmur2,"
+            + " routing.version.default=v0"))
         .isInstanceOf(RoutingConfigException.class).hasMessageContaining("routing.version.default");
     assertThatThrownBy(() -> VersionedRouter.builder()
         .generation("v|1", Routers.kafkaDefault(), 0).defaultVersion("v|1").build())
