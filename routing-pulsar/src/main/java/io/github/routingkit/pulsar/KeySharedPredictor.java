@@ -2,7 +2,6 @@ package io.github.routingkit.pulsar;
 
 import io.github.routingkit.hash.HashScheme;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -126,27 +125,23 @@ public final class KeySharedPredictor {
 
   private final Selector selector;
   private final int points;
+  /*
+   * A facade: the selector model (one class per broker selector, behind StickyKeySelectorModel)
+   * decides which join number owns a slot; the ConsumerRoster says which instances are connected
+   * and maps join numbers to indexes; StickyRangeReport checks sticky ranges. This class keeps
+   * the two in step on join and leave and answers the queries.
+   */
   private final StickyKeySelectorModel model;
-  /** Connected instances in join order; their join numbers ascend. */
-  private final ConsumerHandle[] members;
-  private final int[] joinNumbers;
-  private final int nextJoinNumber;
+  private final ConsumerRoster roster;
   private final List<String> names;
 
   private KeySharedPredictor(Selector selector, int points, StickyKeySelectorModel model,
-      ConsumerHandle[] members, int nextJoinNumber) {
+      ConsumerRoster roster) {
     this.selector = selector;
     this.points = points;
     this.model = model;
-    this.members = members;
-    this.nextJoinNumber = nextJoinNumber;
-    this.joinNumbers = new int[members.length];
-    String[] n = new String[members.length];
-    for (int i = 0; i < members.length; i++) {
-      joinNumbers[i] = members[i].joinNumber();
-      n[i] = members[i].name();
-    }
-    this.names = List.of(n);
+    this.roster = roster;
+    this.names = roster.names();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -200,7 +195,7 @@ public final class KeySharedPredictor {
   public static KeySharedPredictor autoSplit(List<String> consumers) {
     List<String> names = copyNames(consumers);
     return new KeySharedPredictor(Selector.AUTO_SPLIT, 0,
-        HashRangeAutoSplitStickyKeyConsumerSelector.build(names), handles(names), names.size());
+        HashRangeAutoSplitStickyKeyConsumerSelector.build(names), ConsumerRoster.of(names));
   }
 
   /**
@@ -225,7 +220,7 @@ public final class KeySharedPredictor {
       model.add(names.size(), name, copyRanges(name, ranges));
       names.add(name);
     });
-    return new KeySharedPredictor(Selector.STICKY, 0, model, handles(names), names.size());
+    return new KeySharedPredictor(Selector.STICKY, 0, model, ConsumerRoster.of(names));
   }
 
   private static KeySharedPredictor ring(Selector selector, List<String> consumers, int points) {
@@ -234,7 +229,7 @@ public final class KeySharedPredictor {
     checkRingSize(names.size(), points);
     return new KeySharedPredictor(selector, points,
         ConsistentHashingStickyKeyConsumerSelector.build(selector, points, names),
-        handles(names), names.size());
+        ConsumerRoster.of(names));
   }
 
   private static void checkPoints(int points) {
@@ -261,14 +256,6 @@ public final class KeySharedPredictor {
       names.add(Objects.requireNonNull(name, "consumer name"));
     }
     return names;
-  }
-
-  private static ConsumerHandle[] handles(List<String> names) {
-    ConsumerHandle[] handles = new ConsumerHandle[names.size()];
-    for (int i = 0; i < handles.length; i++) {
-      handles[i] = new ConsumerHandle(names.get(i), i);
-    }
-    return handles;
   }
 
   private static List<Range> copyRanges(String name, Collection<Range> ranges) {
@@ -299,7 +286,7 @@ public final class KeySharedPredictor {
       throw new IllegalStateException("a sticky consumer joins with its ranges: join(name, ranges)");
     }
     if (points > 0) {
-      checkRingSize(members.length + 1L, points);
+      checkRingSize(roster.size() + 1L, points);
     }
     return joined(consumer, null);
   }
@@ -322,14 +309,10 @@ public final class KeySharedPredictor {
   }
 
   private KeySharedPredictor joined(String consumer, List<Range> ranges) {
-    if (nextJoinNumber == Integer.MAX_VALUE) {
-      throw new IllegalStateException("join numbers exhausted after " + nextJoinNumber + " joins");
-    }
+    ConsumerRoster grown = roster.with(consumer); // checks the join numbers first
     StickyKeySelectorModel next = model.copy();
-    next.add(nextJoinNumber, consumer, ranges);
-    ConsumerHandle[] grown = Arrays.copyOf(members, members.length + 1);
-    grown[members.length] = new ConsumerHandle(consumer, nextJoinNumber);
-    return new KeySharedPredictor(selector, points, next, grown, nextJoinNumber + 1);
+    next.add(roster.nextJoinNumber(), consumer, ranges);
+    return new KeySharedPredictor(selector, points, next, grown);
   }
 
   /**
@@ -340,8 +323,8 @@ public final class KeySharedPredictor {
    */
   public KeySharedPredictor leave(ConsumerHandle consumer) {
     Objects.requireNonNull(consumer, "consumer");
-    int index = Arrays.binarySearch(joinNumbers, consumer.joinNumber());
-    if (index < 0 || !members[index].equals(consumer)) {
+    int index = roster.indexOf(consumer);
+    if (index < 0) {
       throw new IllegalArgumentException(
           "consumer " + consumer + " is not connected; connected: " + handles());
     }
@@ -358,7 +341,7 @@ public final class KeySharedPredictor {
    */
   public KeySharedPredictor leave(String consumer) {
     Objects.requireNonNull(consumer, "consumer");
-    int index = names.indexOf(consumer);
+    int index = roster.indexOf(consumer);
     if (index < 0) {
       throw new IllegalArgumentException(
           "consumer '" + consumer + "' is not connected; connected: " + names);
@@ -368,11 +351,8 @@ public final class KeySharedPredictor {
 
   private KeySharedPredictor left(int index) {
     StickyKeySelectorModel next = model.copy();
-    next.remove(joinNumbers[index]);
-    ConsumerHandle[] shrunk = new ConsumerHandle[members.length - 1];
-    System.arraycopy(members, 0, shrunk, 0, index);
-    System.arraycopy(members, index + 1, shrunk, index, shrunk.length - index);
-    return new KeySharedPredictor(selector, points, next, shrunk, nextJoinNumber);
+    next.remove(roster.joinNumber(index));
+    return new KeySharedPredictor(selector, points, next, roster.without(index));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -395,7 +375,7 @@ public final class KeySharedPredictor {
 
   /** Returns the connected instances in join order, aligned with {@link #consumers()}. */
   public List<ConsumerHandle> handles() {
-    return List.of(members);
+    return roster.handles();
   }
 
   /**
@@ -404,10 +384,10 @@ public final class KeySharedPredictor {
    * @throws IllegalStateException if no consumer is connected
    */
   public ConsumerHandle lastJoined() {
-    if (members.length == 0) {
+    if (roster.size() == 0) {
       throw new IllegalStateException("no consumer is connected");
     }
-    return members[members.length - 1];
+    return roster.member(roster.size() - 1);
   }
 
   /** Returns the slot of a sticky key under this selector; see {@link Selector#slot(byte[])}. */
@@ -428,7 +408,7 @@ public final class KeySharedPredictor {
    */
   public int ownerIndexOfSlot(int slot) {
     int id = model.ownerOf(slot);
-    return id < 0 ? -1 : Arrays.binarySearch(joinNumbers, id);
+    return id < 0 ? -1 : roster.indexOfJoinNumber(id);
   }
 
   /** Returns the index in {@link #consumers()} of the receiver of a sticky key, or -1 for nobody. */
@@ -444,13 +424,13 @@ public final class KeySharedPredictor {
   /** Returns the instance that receives a sticky key, or empty if nobody does. */
   public Optional<ConsumerHandle> ownerOf(byte[] stickyKey) {
     int i = ownerIndex(stickyKey);
-    return i < 0 ? Optional.empty() : Optional.of(members[i]);
+    return i < 0 ? Optional.empty() : Optional.of(roster.member(i));
   }
 
   /** Returns the instance that receives a String key, or empty if nobody does. */
   public Optional<ConsumerHandle> ownerOf(CharSequence key) {
     int i = ownerIndex(key);
-    return i < 0 ? Optional.empty() : Optional.of(members[i]);
+    return i < 0 ? Optional.empty() : Optional.of(roster.member(i));
   }
 
   /**
@@ -492,8 +472,8 @@ public final class KeySharedPredictor {
    * @throws IndexOutOfBoundsException if {@code index} is not in {@code [0, consumers().size())}
    */
   public List<Range> hashRanges(int index) {
-    Objects.checkIndex(index, members.length);
-    return List.copyOf(model.rangesOf(joinNumbers[index]));
+    Objects.checkIndex(index, roster.size());
+    return List.copyOf(model.rangesOf(roster.joinNumber(index)));
   }
 
   /**
@@ -502,17 +482,7 @@ public final class KeySharedPredictor {
    * @throws NullPointerException if the sample or a key is null
    */
   public KeyShare shareOf(Iterable<? extends CharSequence> keys) {
-    long[] counts = new long[names.size()];
-    long nobody = 0;
-    for (CharSequence key : keys) {
-      int i = ownerIndex(key);
-      if (i < 0) {
-        nobody++;
-      } else {
-        counts[i]++;
-      }
-    }
-    return new KeyShare(names, counts, nobody);
+    return share(keys, this::ownerIndex);
   }
 
   /**
@@ -521,10 +491,14 @@ public final class KeySharedPredictor {
    * @throws NullPointerException if the sample or a key is null
    */
   public KeyShare shareOfBytes(Iterable<byte[]> stickyKeys) {
+    return share(stickyKeys, this::ownerIndex);
+  }
+
+  private <K> KeyShare share(Iterable<? extends K> keys, java.util.function.ToIntFunction<K> owner) {
     long[] counts = new long[names.size()];
     long nobody = 0;
-    for (byte[] key : stickyKeys) {
-      int i = ownerIndex(key);
+    for (K key : keys) {
+      int i = owner.applyAsInt(key);
       if (i < 0) {
         nobody++;
       } else {
