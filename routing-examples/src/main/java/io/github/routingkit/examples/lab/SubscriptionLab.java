@@ -71,9 +71,11 @@ public final class SubscriptionLab {
   static final int PARTITIONS = 3;
   static final long WAIT_SECONDS = 60;
 
-  private final StringBuilder out = new StringBuilder();
-  private int checks;
-  private int failed;
+  /*
+   * One job per class: this class runs the Pulsar scenarios, KafkaGroupScenarios the Kafka ones,
+   * and LabLog keeps the output, the check counts and the shared checks.
+   */
+  private final LabLog log = new LabLog();
 
   private SubscriptionLab() {}
 
@@ -134,17 +136,16 @@ public final class SubscriptionLab {
       lab.timing("Kafka start");
       lab.line("");
       lab.line("## Kafka topic " + KAFKA_TOPIC + " (6 partitions)");
-      lab.kafka(kafka);
+      KafkaGroupScenarios.run(kafka, lab.log);
       lab.timing("Kafka scenarios");
     }
     lab.timing("Kafka stop");
     lab.line("");
-    lab.line("lab: " + lab.checks + " checks, " + (lab.failed == 0 ? "all passed"
-        : lab.failed + " FAILED"));
-    return new Result(lab.out.toString(), lab.checks, lab.failed);
+    lab.line("lab: " + lab.log.checks() + " checks, " + (lab.log.failed() == 0 ? "all passed"
+        : lab.log.failed() + " FAILED"));
+    return new Result(lab.log.text(), lab.log.checks(), lab.log.failed());
   }
 
-  // ---- Pulsar scenarios ----
 
   private void exclusive(PulsarClient client, String topic, boolean partitioned) throws Exception {
     line("### Exclusive");
@@ -312,98 +313,8 @@ public final class SubscriptionLab {
 
   // ---- Kafka ----
 
-  private void kafka(EmbeddedKafka kafka) throws Exception {
-    kafka.createTopic(KAFKA_TOPIC, 6);
-    InMemoryAuditRecorder one = new InMemoryAuditRecorder();
-    InMemoryAuditRecorder two = new InMemoryAuditRecorder();
-    AuditRecorders.register("lab-one-group", one);
-    AuditRecorders.register("lab-two-groups", two);
-    line("### one consumer group, two members (read side: partition -> member)");
-    try (KafkaConsumer<String, String> m1 = kafkaConsumer(kafka, "orders-one-group", "member-1",
-        "lab-one-group");
-         KafkaConsumer<String, String> m2 = kafkaConsumer(kafka, "orders-one-group", "member-2",
-             "lab-one-group")) {
-      m1.subscribe(List.of(KAFKA_TOPIC));
-      m2.subscribe(List.of(KAFKA_TOPIC));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-      while (m1.assignment().isEmpty() || m2.assignment().isEmpty()
-          || m1.assignment().size() + m2.assignment().size() != 6) {
-        m1.poll(Duration.ofMillis(50));
-        m2.poll(Duration.ofMillis(50));
-        require(System.nanoTime() < deadline, "the group did not form");
-      }
-      Set<TopicPartition> p1 = new HashSet<>(m1.assignment());
-      Set<TopicPartition> p2 = new HashSet<>(m2.assignment());
-      kafkaSend(kafka, 60, 12);
-      while (one.size() < 60) {
-        m1.poll(Duration.ofMillis(50));
-        m2.poll(Duration.ofMillis(50));
-        require(System.nanoTime() < deadline, "the group did not read the 60 messages");
-      }
-      Set<TopicPartition> both = new HashSet<>(p1);
-      both.retainAll(p2);
-      check("the group's two members split the 6 partitions (" + Math.min(p1.size(), p2.size())
-          + " + " + Math.max(p1.size(), p2.size()) + ", disjoint)", both.isEmpty()
-          && p1.size() + p2.size() == 6);
-      Set<String> read = new HashSet<>();
-      one.records().forEach(r -> read.add(r.key() + "#" + r.sequence()));
-      check("the group reads each of the 60 messages once", one.size() == 60 && read.size() == 60);
-      Map<String, Set<String>> membersOfKey = new HashMap<>();
-      one.records().forEach(r -> membersOfKey.computeIfAbsent(r.key(), k -> new HashSet<>())
-          .add(r.consumer()));
-      check("each key is read by one member only (its partition's)", membersOfKey.values()
-          .stream().allMatch(s -> s.size() == 1));
-      orderKept(one);
-    }
-    line("### two consumer groups (each group is its own subscription)");
-    try (KafkaConsumer<String, String> b = kafkaConsumer(kafka, "orders-group-b", "group-b",
-        "lab-two-groups");
-         KafkaConsumer<String, String> c = kafkaConsumer(kafka, "orders-group-c", "group-c",
-             "lab-two-groups")) {
-      b.subscribe(List.of(KAFKA_TOPIC));
-      c.subscribe(List.of(KAFKA_TOPIC));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-      while (two.size() < 120) {
-        b.poll(Duration.ofMillis(50));
-        c.poll(Duration.ofMillis(50));
-        require(System.nanoTime() < deadline, "the two groups did not read 60 messages each");
-      }
-      check("group orders-group-b receives all 60 messages", countBy(two, "group-b") == 60);
-      check("group orders-group-c receives all 60 messages", countBy(two, "group-c") == 60);
-    } finally {
-      AuditRecorders.unregister("lab-one-group");
-      AuditRecorders.unregister("lab-two-groups");
-    }
-  }
 
-  private static KafkaConsumer<String, String> kafkaConsumer(EmbeddedKafka kafka, String group,
-      String name, String recorder) {
-    Map<String, Object> c = new HashMap<>();
-    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-    c.put(ConsumerConfig.CLIENT_ID_CONFIG, name);
-    c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    c.put(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, KafkaAuditConsumerInterceptor.class.getName());
-    c.put("routingkit.audit.recorder", recorder);
-    return new KafkaConsumer<>(c);
-  }
 
-  private static void kafkaSend(EmbeddedKafka kafka, int messages, int keys) {
-    Map<String, Object> p = new HashMap<>();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-    p.put(ProducerConfig.INTERCEPTOR_CLASSES_CONFIG, KafkaAuditProducerInterceptor.class.getName());
-    p.put("routingkit.audit.producer.id", "kafka-lab-producer");
-    try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
-      for (int i = 0; i < messages; i++) {
-        producer.send(new ProducerRecord<>(KAFKA_TOPIC, "order-" + (i % keys), "v" + i));
-      }
-      producer.flush();
-    }
-  }
 
   // ---- helpers ----
 
@@ -477,11 +388,6 @@ public final class SubscriptionLab {
     }
   }
 
-  private static void require(boolean ok, String what) {
-    if (!ok) {
-      throw new IllegalStateException("subscription lab: " + what);
-    }
-  }
 
   private static void unsubscribe(PulsarClient client, String topic, String sub) {
     // a subscription of the lab is not left behind to hold a backlog
@@ -493,9 +399,6 @@ public final class SubscriptionLab {
     }
   }
 
-  private static long countBy(InMemoryAuditRecorder recorder, String consumer) {
-    return recorder.records().stream().filter(r -> r.consumer().equals(consumer)).count();
-  }
 
   private static Map<Integer, Set<String>> ownersByPartition(InMemoryAuditRecorder recorder) {
     Map<Integer, Set<String>> owners = new TreeMap<>();
@@ -512,15 +415,7 @@ public final class SubscriptionLab {
     return ownersByPartition(recorder).get(busiest).size() == 2;
   }
 
-  private static AuditReport audit(InMemoryAuditRecorder recorder) {
-    return recorder.audit();
-  }
 
-  private void orderKept(InMemoryAuditRecorder recorder) {
-    AuditReport report = audit(recorder);
-    check("per-key order is kept (the audit finds no out-of-order pair in " + report.records()
-        + " messages)", report.pairs() == 0 && report.records() > 0);
-  }
 
   private static String causes(AuditReport report) {
     List<String> out = new ArrayList<>();
@@ -544,23 +439,30 @@ public final class SubscriptionLab {
   }
 
   private void check(String what, boolean ok) {
-    checks++;
-    if (!ok) {
-      failed++;
-    }
-    line("  [" + (ok ? "ok" : "FAIL") + "] " + what);
+    log.check(what, ok);
   }
 
-  private long mark = System.nanoTime();
+  private void orderKept(InMemoryAuditRecorder recorder) {
+    log.orderKept(recorder);
+  }
 
-  /** Where the time goes, on stderr (not part of the snapshot). */
   private void timing(String what) {
-    long now = System.nanoTime();
-    System.err.printf("subscription lab: %-40s %5.1f s%n", what, (now - mark) / 1e9);
-    mark = now;
+    log.timing(what);
   }
 
   private void line(String s) {
-    out.append(s).append('\n');
+    log.line(s);
+  }
+
+  private static void require(boolean ok, String what) {
+    LabLog.require(ok, what);
+  }
+
+  private static long countBy(InMemoryAuditRecorder recorder, String consumer) {
+    return LabLog.countBy(recorder, consumer);
+  }
+
+  private static AuditReport audit(InMemoryAuditRecorder recorder) {
+    return recorder.audit();
   }
 }
