@@ -43,6 +43,13 @@ import java.util.stream.Collectors;
  * left. In code: {@code VersionedRouter(SegmentRouter(HotKeyRouter(HashRouter)))}, one
  * segment/hot-key chain per generation.
  *
+ * <p>A <b>canary</b> (if {@value #CANARY_SHARE} is set) sits above all of that: the spec's other
+ * properties are the <em>old</em> spec, the {@value #CANARY_NEXT_PREFIX}{@code *} properties the
+ * <em>new</em> one (itself composed in the same order), and a key goes through the new spec iff its
+ * {@link CanaryRouter#point canary point} is below the share: {@code CanaryRouter(old, new, share)}.
+ * Raising the share only moves keys from the old spec to the new one; keyless messages follow the
+ * old spec.
+ *
  * <h2>Properties</h2>
  * <table>
  *   <caption>routing.* properties</caption>
@@ -94,6 +101,13 @@ import java.util.stream.Collectors;
  *       <td>separator after the version prefix ({@code v2|order-17})</td></tr>
  *   <tr><td>{@value #VERSION_HEADER}</td><td>string</td><td>{@code routing-version}</td>
  *       <td>message property carrying the version (Pulsar)</td></tr>
+ *   <tr><td>{@value #CANARY_SHARE}</td><td>decimal in [0, 1] ({@code 0.05}) or percentage in
+ *       [0%, 100%] ({@code 5%})</td><td>none</td><td>share of keys routed by the new spec
+ *       ({@link CanaryRouter}); a percentage is divided by 100 exactly</td></tr>
+ *   <tr><td>{@value #CANARY_NEXT_PREFIX}{@code X}</td><td>as {@code routing.X}</td><td>none</td>
+ *       <td>the new spec's {@code routing.X}: {@code scheme}, {@code placement}, every
+ *       {@code segment.*}, {@code hotkey.*} and {@code version.*} key (not {@code keyless}, not
+ *       another canary)</td></tr>
  * </table>
  *
  * <h2>Rules</h2>
@@ -111,7 +125,13 @@ import java.util.stream.Collectors;
  *       {@code routing.segment.exclusive} without ranges or weights); both
  *       {@code routing.segment.ranges} and {@code .weights}; both {@code routing.segment.separator}
  *       and {@code .regex}; {@code routing.scheme} or {@code routing.placement} other than the
- *       default together with {@code routing.version.generations} (each generation names its own).</li>
+ *       default together with {@code routing.version.generations} (each generation names its own);
+ *       {@value #CANARY_NEXT_PREFIX}{@code *} without {@value #CANARY_SHARE}, the share without a
+ *       new-spec property, {@code routing.canary.next.keyless} (keyless messages follow the old
+ *       spec) and a canary inside the new spec. The new spec's own problems are reported under
+ *       their {@code routing.canary.next.*} names.</li>
+ *   <li>Detector memory: the old spec's detectors (one per generation) and the new spec's together
+ *       must fit 64 MiB ({@link #claimedMemoryBytes()}).</li>
  *   <li>Any bad key, value or combination throws {@link RoutingConfigException} (an
  *       {@link IllegalArgumentException}) naming the property, the value and the rule, at parse
  *       time. The only checks that need the topic's partition count (a segment range beyond it, an

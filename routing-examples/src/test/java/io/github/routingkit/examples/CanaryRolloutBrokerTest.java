@@ -161,6 +161,21 @@ class CanaryRolloutBrokerTest {
     }
     assertThat(naive.errors).as("the test must be able to fail").isPositive();
 
+    // SwitchMarkers.filter over whole polls: the listener hands state off before the poll's
+    // records ahead of the marker were counted, so it hands off stale state (docs/rollout.md)
+    PerPartitionCounters perPoll = new PerPartitionCounters(PARTITIONS);
+    @SuppressWarnings("unchecked")
+    SwitchBarrier<ConsumerRecord<String, String>>[] pollBarrier = new SwitchBarrier[1];
+    pollBarrier[0] = new SwitchBarrier<>(before, after, PARTITIONS,
+        (p, generation, step) -> perPoll.handOff(p, pollBarrier[0]));
+    for (ConsumerRecords<String, String> poll : polls) {
+      for (ConsumerRecord<String, String> r : SwitchMarkers.filter(poll, pollBarrier[0],
+          key -> key.getBytes(StandardCharsets.UTF_8))) {
+        perPoll.count(r.key(), r.partition(), Integer.parseInt(r.value()));
+      }
+    }
+    assertThat(perPoll.errors).as("hand-off at the marker of a whole poll").isPositive();
+
     // with them: every record once, in order, every counter exact
     Set<Integer> marked = new TreeSet<>();
     PerPartitionCounters counters = new PerPartitionCounters(PARTITIONS);
