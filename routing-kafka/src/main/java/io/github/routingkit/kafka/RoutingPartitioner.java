@@ -172,7 +172,6 @@ public final class RoutingPartitioner implements Partitioner {
    * @param cluster the cluster metadata
    * @param prevPartition the partition the record had been given
    */
-  @SuppressWarnings("unused") // overrides Partitioner.onNewBatch on kafka-clients 3.x
   public void onNewBatch(String topic, Cluster cluster, int prevPartition) {
     BatchStickyKeyless sticky = batchSticky;
     if (sticky != null) {
