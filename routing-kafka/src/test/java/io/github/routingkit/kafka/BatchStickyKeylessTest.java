@@ -287,6 +287,30 @@ class BatchStickyKeylessTest {
     assertThat(counts.values().stream().mapToInt(AtomicInteger::get).sum()).isEqualTo(200_000);
   }
 
+  /**
+   * No allocation per record: 100,000 keyless 100-byte records allocate less than one byte each
+   * on average (one small object per modeled batch of 148 records, none per record).
+   */
+  @Test
+  void allocatesPerBatchNotPerRecord() {
+    com.sun.management.ThreadMXBean mx = io.github.routingkit.testing.AllocationCounter.allocationCounter();
+    Cluster c = cluster("t", 6, Set.of());
+    RoutingPartitioner partitioner = new RoutingPartitioner();
+    partitioner.configure(Map.of("linger.ms", 600_000));
+    byte[] value = new byte[100];
+    int sink = 0;
+    for (int i = 0; i < 200_000; i++) { // warm up
+      sink += partitioner.partition("t", null, null, null, value, c);
+    }
+    long before = mx.getCurrentThreadAllocatedBytes();
+    for (int i = 0; i < 100_000; i++) {
+      sink += partitioner.partition("t", null, null, null, value, c);
+    }
+    long allocated = mx.getCurrentThreadAllocatedBytes() - before;
+    assertThat(sink).isNotNegative();
+    assertThat(allocated).as("bytes allocated by 100,000 keyless records").isLessThan(100_000);
+  }
+
   @Test
   void keyedRecordsAreUntouchedAndTopicsStickIndependently() {
     Cluster c = cluster("a", 6, Set.of());
