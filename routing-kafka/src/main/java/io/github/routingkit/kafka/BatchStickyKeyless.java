@@ -111,9 +111,9 @@ final class BatchStickyKeyless {
    */
   int partition(String topic, int valueBytes, List<PartitionInfo> available, int n) {
     AtomicReference<Batch> ref = topics.computeIfAbsent(topic, t -> new AtomicReference<>());
+    long now = nanoClock.getAsLong(); // once per record, also when the loop retries
     for (;;) {
       Batch b = ref.get();
-      long now = nanoClock.getAsLong();
       if (b == null || b.partition >= n) { // first record, or the topic shrank under us
         ref.compareAndSet(b, new Batch(next(available, n), 0, 0, now));
         continue;
