@@ -18,6 +18,8 @@ final class Murmur2 {
   private static final int R = 24;
   private static final VarHandle INT_LE =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /** The algorithm as the text front-end drives it. */
   static final Utf8.WordHash WORDS = new Utf8.WordHash() {
@@ -55,10 +57,16 @@ final class Murmur2 {
   @SuppressWarnings("fallthrough") // the tail cases fold 3, 2, 1 bytes as the reference does
   static int hash(byte[] data, int offset, int length) {
     int h = SEED ^ length;
-    int end4 = offset + (length & ~3);
-    for (int i = offset; i < end4; i += 4) {
+    int i = offset;
+    // two blocks per read: one load and one bounds check per 8 bytes, the same mixing order
+    for (int end8 = offset + (length & ~7); i < end8; i += 8) {
+      long w = (long) LONG_LE.get(data, i);
+      h = mix(mix(h, (int) w), (int) (w >>> 32));
+    }
+    if ((length & 4) != 0) {
       h = mix(h, (int) INT_LE.get(data, i));
     }
+    int end4 = offset + (length & ~3);
     switch (length & 3) {
       case 3:
         h ^= (data[end4 + 2] & 0xFF) << 16;
