@@ -14,10 +14,13 @@ import java.util.stream.Collectors;
  *
  * <p>Hashing a {@code byte[]} never allocates. {@link #hash(CharSequence)} hashes the UTF-8
  * encoding of the text (never the platform charset), except where a scheme is defined on UTF-16
- * text ({@link #PULSAR_JAVA_STRING}). The murmur schemes hash Strings of up to 36 chars straight
- * from the chars without allocating, and encode longer ones once with {@code getBytes(UTF_8)}
- * (faster on the JDK than any char loop; the allocation the clients make anyway); the other
- * schemes encode text keys first (see {@code docs/benchmarks.md}).
+ * text ({@link #PULSAR_JAVA_STRING}: a String's own cached {@code hashCode()}). The murmur schemes
+ * hash Strings of up to 36 chars straight from the chars without allocating, and encode longer
+ * ones once with {@code getBytes(UTF_8)} (faster on the JDK than any char loop; the allocation the
+ * clients make anyway); the FNV-1a schemes, {@link #KAFKAJS_LEGACY} and
+ * {@link #PULSAR_GO_JAVA_STRING} encode on the fly at every length without allocating;
+ * {@link #LIBRDKAFKA_CRC32} and {@link #XXH3_64} encode text keys first (see
+ * {@code docs/performance.md}).
  *
  * <p>Thread-safety: stateless, safe from any thread.
  */
