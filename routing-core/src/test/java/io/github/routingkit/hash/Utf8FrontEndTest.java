@@ -3,7 +3,7 @@ package io.github.routingkit.hash;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.routingkit.EdgeKeys;
+import io.github.routingkit.testing.EdgeKeys;
 import java.nio.CharBuffer;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

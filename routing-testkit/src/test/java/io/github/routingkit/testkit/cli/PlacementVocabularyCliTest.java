@@ -112,10 +112,10 @@ class PlacementVocabularyCliTest {
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.err()).contains("routing.placement=floor-mod");
     Path alias = Files.writeString(dir.resolve("native.properties"),
-        "routing.scheme=pulsar-java-string\nrouting.placement=native\n");
+        "routing.scheme=pulsar-java-string\nrouting.placement=modulo\n");
     Result a = run("analyze", "--keys", keys.toString(), "--partitions", "6",
         "--spec", alias.toString(), "--format", "csv");
-    assertThat(a.err()).contains("routing.placement=native (floor-mod for pulsar-java-string)");
+    assertThat(a.err()).contains("routing.placement=modulo (floor-mod for pulsar-java-string)");
   }
 
   @Test
