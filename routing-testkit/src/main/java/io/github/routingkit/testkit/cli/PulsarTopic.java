@@ -298,12 +298,26 @@ final class PulsarTopic implements LiveTopic {
           + c.getMessage());
     }
     if (c instanceof PulsarClientException.TimeoutException
-        || c instanceof PulsarClientException.ConnectException
         || c instanceof java.util.concurrent.TimeoutException) {
       return unreachable();
     }
+    if (c instanceof PulsarClientException.ConnectException || refused(c)) {
+      return new KeyInput.InputException("cannot reach Pulsar at " + serviceUrl + ": connection"
+          + " refused (is the broker up and --service-url right?)");
+    }
     return new KeyInput.InputException("cannot " + what + " " + describe() + ": "
         + c.getClass().getSimpleName() + ": " + c.getMessage());
+  }
+
+  /** Whether a connection was refused somewhere down {@code c}'s causes (Netty wraps it). */
+  private static boolean refused(Throwable c) {
+    for (Throwable t = c; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof java.net.ConnectException
+          || (t.getMessage() != null && t.getMessage().contains("Connection refused"))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private KeyInput.InputException unreachable() {
@@ -315,7 +329,7 @@ final class PulsarTopic implements LiveTopic {
   @Override
   public void close() {
     try {
-      client.closeAsync().get(5, TimeUnit.SECONDS);
+      client.closeAsync().get(2, TimeUnit.SECONDS);
     } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
       try {
         client.shutdown();

@@ -212,4 +212,18 @@ class LiveAnalyzeKafkaBrokerTest {
         + " cluster)");
     assertThat(seconds).isLessThan(10);
   }
+
+  /** A broker that accepts connections and never answers: the timeout, not a hang. */
+  @Test
+  void silentBrokerIsBadInputWithinTheTimeout() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+      long t0 = System.nanoTime();
+      Result r = CliRun.run("analyze", "--bootstrap-server", "127.0.0.1:" + silent.getLocalPort(), "--topic", "orders", "--timeout", "3s");
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      System.out.printf("silent broker: exit %d after %.1f s: %s%n", r.code(), seconds, r.err());
+      assertThat(r.code()).isEqualTo(RoutingCli.EXIT_USAGE);
+      assertThat(r.err()).startsWith("routing: cannot reach Kafka at 127.0.0.1:" + silent.getLocalPort() + " within 3 s");
+      assertThat(seconds).isLessThan(10);
+    }
+  }
 }
