@@ -25,6 +25,7 @@ import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
@@ -56,7 +57,8 @@ class LiveAnalyzeKafkaBrokerTest {
         "allow.everyone.if.no.acl.found", "true"));
     admin = kafka.admin();
     keys = SampleKeys.all().stream().distinct().limit(RECORDS).toList();
-    for (String t : List.of("healthy", "misrouted", "hotkey", "secret")) {
+    for (String t : List.of("healthy", "misrouted", "hotkey", "secret", "binary", "keyless",
+        "readonly-denied")) {
       kafka.createTopic(t, PARTITIONS);
     }
     try (KafkaProducer<String, String> producer = producer()) {
@@ -64,6 +66,7 @@ class LiveAnalyzeKafkaBrokerTest {
         String key = keys.get(i);
         producer.send(new ProducerRecord<>("healthy", key, "v" + i));
         producer.send(new ProducerRecord<>("secret", key, "v" + i));
+        producer.send(new ProducerRecord<>("readonly-denied", key, "v" + i));
         // a broken partitioner: 60 % of the records to partition 0 whatever their key
         int p = i % 10 < 6 ? 0 : Utils.toPositive(Utils.murmur2(key.getBytes(
             java.nio.charset.StandardCharsets.UTF_8))) % PARTITIONS;
@@ -71,11 +74,33 @@ class LiveAnalyzeKafkaBrokerTest {
         // a hot key: 60 % of the records carry tenant-42
         producer.send(new ProducerRecord<>("hotkey", i % 10 < 6 ? "tenant-42" : key, "v" + i));
       }
+      for (int i = 0; i < 100; i++) {
+        producer.send(new ProducerRecord<>("keyless", null, "v" + i));
+        producer.send(new ProducerRecord<>("binary", i % 2 == 0 ? null : "text-" + i, "v" + i));
+      }
+      producer.flush();
+    }
+    Properties bytes = new Properties();
+    bytes.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    bytes.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    bytes.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(bytes)) {
+      for (int i = 0; i < 50; i++) {
+        // not UTF-8: 0xff never starts a sequence; one hot binary key
+        producer.send(new ProducerRecord<>("binary", new byte[] {(byte) 0xff, 0x01}, new byte[8]));
+      }
       producer.flush();
     }
     admin.createAcls(List.of(new AclBinding(
         new ResourcePattern(ResourceType.TOPIC, "secret", PatternType.LITERAL),
         new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.READ,
+            AclPermissionType.DENY)),
+        // may describe (offsets, sizes), may not read: the consumer is refused
+        new AclBinding(new ResourcePattern(ResourceType.TOPIC, "readonly-denied",
+            PatternType.LITERAL), new AccessControlEntry("User:ANONYMOUS", "*",
+            AclOperation.DESCRIBE, AclPermissionType.ALLOW)),
+        new AclBinding(new ResourcePattern(ResourceType.TOPIC, "readonly-denied",
+            PatternType.LITERAL), new AccessControlEntry("User:ANONYMOUS", "*", AclOperation.READ,
             AclPermissionType.DENY)))).all().get(30, TimeUnit.SECONDS);
   }
 
@@ -189,10 +214,18 @@ class LiveAnalyzeKafkaBrokerTest {
   @Test
   void missingAclIsBadInput() {
     Result r = analyze("--topic", "secret", "--timeout", "10s");
+    System.out.print("missing ACL: " + r.err());
     assertThat(r.code()).isEqualTo(RoutingCli.EXIT_USAGE);
-    assertThat(r.err()).startsWith("routing: not authorized to").contains("kafka topic secret")
-        .doesNotContain("\tat ");
-    assertThat(r.err().strip().lines()).hasSize(1);
+    assertThat(r.err().strip()).isEqualTo("routing: not authorized to describe kafka topic secret"
+        + " at " + kafka.bootstrapServers() + " (the principal needs DESCRIBE and READ on the"
+        + " topic)");
+
+    Result read = analyze("--topic", "readonly-denied", "--timeout", "10s");
+    System.out.print("missing READ ACL: " + read.err());
+    assertThat(read.code()).isEqualTo(RoutingCli.EXIT_USAGE);
+    assertThat(read.err()).startsWith("routing: not authorized to read kafka topic"
+        + " readonly-denied at " + kafka.bootstrapServers());
+    assertThat(read.err().strip().lines()).hasSize(1);
   }
 
   @Test
@@ -225,5 +258,23 @@ class LiveAnalyzeKafkaBrokerTest {
       assertThat(r.err()).startsWith("routing: cannot reach Kafka at 127.0.0.1:" + silent.getLocalPort() + " within 3 s");
       assertThat(seconds).isLessThan(10);
     }
+  }
+
+  @Test
+  void binaryKeysStayDistinctAndKeylessRecordsAreCounted() {
+    Result r = analyze("--topic", "binary", "--top", "3");
+    System.out.println(r.out());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("150 records").contains("100 keyed, 50 keyless")
+        .contains("'0xff01'");
+  }
+
+  @Test
+  void aTopicWithoutKeysIsBadInput() {
+    Result r = analyze("--topic", "keyless");
+    assertThat(r.code()).isEqualTo(RoutingCli.EXIT_USAGE);
+    assertThat(r.err().strip()).isEqualTo("routing: kafka topic keyless at "
+        + kafka.bootstrapServers() + ": all 100 sampled records have no key, there is no key"
+        + " routing to analyze");
   }
 }
