@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.routingkit.SampleKeys;
+import io.github.routingkit.testing.SampleKeys;
 import io.github.routingkit.testbrokers.EmbeddedKafka;
 import io.github.routingkit.testkit.cli.CliRun.Result;
 import java.net.ServerSocket;
