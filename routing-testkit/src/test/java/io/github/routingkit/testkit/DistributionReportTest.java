@@ -259,4 +259,19 @@ class DistributionReportTest {
     assertThatThrownBy(() -> DistributionReport.observedBuilder("o", 4).add("k", 4, 1))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[0, 4)");
   }
+
+  @Test
+  void observedTopKeyThatFellOutOfTheRecentKeysHasPartitionMinusOne() {
+    DistributionReport.Builder b = DistributionReport.observedBuilder("o", 4);
+    b.add("hot", 1, 10);
+    for (int i = 0; i < DistributionReport.Builder.OBSERVED_TRACKED; i++) {
+      b.add("k" + i, i % 4, 1);
+    }
+    DistributionReport r = b.build();
+    assertThat(r.topKeys().get(0).key()).isEqualTo("hot");
+    assertThat(r.topKeys().get(0).partition()).isEqualTo(-1);
+    assertThat(r.toText()).contains("partition ?");
+    b.add("hot", 2, 1);
+    assertThat(b.build().topKeys().get(0).partition()).isEqualTo(2);
+  }
 }
