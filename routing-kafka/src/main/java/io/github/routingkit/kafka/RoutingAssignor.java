@@ -114,6 +114,7 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
         && group.groupSubscription().values().stream().anyMatch(s -> !s.ownedPartitions().isEmpty());
     GroupStateTranslation state = new GroupStateTranslation();
     Set<String> topicNames = new HashSet<>();
+    Map<List<String>, Set<String>> subscriptions = new HashMap<>();
     for (Map.Entry<String, Subscription> e : group.groupSubscription().entrySet()) {
       Subscription s = e.getValue();
       AssignorUserData data = AssignorUserData.decode(s.userData());
@@ -132,9 +133,16 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
         owned = data.owned();
         generation = data.generation();
       }
+      // Members mostly subscribe to the same topics: one shared name set per distinct list, which
+      // the policy then indexes once.
+      Set<String> names = subscriptions.get(s.topics());
+      if (names == null) {
+        names = Set.copyOf(s.topics());
+        subscriptions.put(List.copyOf(s.topics()), names);
+        topicNames.addAll(names);
+      }
       state.member(e.getKey(), s.groupInstanceId().orElse(null), s.rackId().orElse(null),
-          data.weight(), Set.copyOf(s.topics()), owned, generation);
-      topicNames.addAll(s.topics());
+          data.weight(), names, owned, generation);
     }
     for (String name : topicNames) {
       addTopic(state, metadata, name);
