@@ -123,6 +123,9 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
     }
     Map<String, MemberAssignment> out = new HashMap<>();
     for (String id : result.memberIds()) {
+      // A topic whose partitions stay as they are keeps the coordinator's own set (most of them,
+      // in a rebalance): nothing is allocated for it.
+      Map<Uuid, Set<Integer>> current = spec.memberAssignment(id).partitions();
       Map<Uuid, Set<Integer>> byTopic = new HashMap<>();
       result.forEachTopic(id, (topic, t, ps) -> {
         Uuid u = byIndex[t];
@@ -133,12 +136,27 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
           }
         }
         if (kept > 0) {
-          byTopic.put(u, new SortedIntSet(kept == ps.length ? ps : Arrays.copyOf(ps, kept)));
+          Set<Integer> cur = current.get(u);
+          byTopic.put(u, sameAs(cur, ps, kept) ? cur
+              : new SortedIntSet(kept == ps.length ? ps : Arrays.copyOf(ps, kept)));
         }
       });
       out.put(id, new Partitions(byTopic));
     }
     return new GroupAssignment(out);
+  }
+
+  /** {@code cur} holds exactly the first {@code n} values of {@code ps} (distinct). */
+  private static boolean sameAs(Set<Integer> cur, int[] ps, int n) {
+    if (cur == null || cur.size() != n) {
+      return false;
+    }
+    for (int j = 0; j < n; j++) {
+      if (!cur.contains(ps[j])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String name(Uuid t, Map<Uuid, String> nameOf, Map<String, Uuid> idOf) {
