@@ -140,7 +140,7 @@ final class GroupIndex {
     if (rackCount > 0) {
       pr = new int[partitionCount][];
       int[] buf = new int[rackCount];
-      Map<Set<String>, int[]> rackIds = new IdentityHashMap<>();
+      Map<Set<String>, int[]> rackIds = new HashMap<>();
       for (int t = 0; t < tc; t++) {
         if (tps[t].replicaRacks().isEmpty()) {
           continue;
@@ -151,8 +151,8 @@ final class GroupIndex {
             continue;
           }
           racksKnown.set(offset[t] + p);
-          // Partitions often share one rack set instance: translate each instance once (the
-          // int[] is read-only, so partitions may share it). An empty array stands for "none".
+          // Few distinct rack sets: translate each once (the int[] is read-only, so partitions
+          // may share it). An empty array stands for "none".
           int[] ids2 = rackIds.get(rs);
           if (ids2 == null) {
             int c = 0;

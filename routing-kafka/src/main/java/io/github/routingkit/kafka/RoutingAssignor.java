@@ -144,8 +144,9 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
       state.member(e.getKey(), s.groupInstanceId().orElse(null), s.rackId().orElse(null),
           data.weight(), names, owned, generation);
     }
+    Map<Set<String>, Set<String>> rackSets = new HashMap<>();
     for (String name : topicNames) {
-      addTopic(state, metadata, name);
+      addTopic(state, metadata, name, rackSets);
     }
     RebalanceResult result =
         state.assign(cooperative ? RebalanceMode.COOPERATIVE : RebalanceMode.EAGER);
@@ -164,7 +165,8 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
    * topic does not have, nor size tables by a bogus number: only the gap-free prefix 0..count-1 is
    * assigned, with a warning about the rest.
    */
-  private void addTopic(GroupStateTranslation state, Cluster metadata, String name) {
+  private void addTopic(GroupStateTranslation state, Cluster metadata, String name,
+      Map<Set<String>, Set<String>> rackSets) {
     List<PartitionInfo> infos = metadata.partitionsForTopic(name);
     if (infos == null || infos.isEmpty()) {
       LOG.debug("Skipping topic {}: no partition metadata", name);
@@ -184,19 +186,26 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
       LOG.warn("Topic {} metadata lists {} partitions but not all of 0..{}: assigning only"
           + " partitions 0..{}", name, infos.size(), infos.size() - 1, count - 1);
     }
+    Set<String> scratch = new HashSet<>(8);
     state.topic(name, count, p -> {
       Node[] replicas = byNumber[p].replicas();
       if (replicas == null || replicas.length == 0) {
         return null;
       }
-      Set<String> racks = null; // most clusters have no racks: no set per partition then
+      scratch.clear();
       for (Node n : replicas) {
         if (n != null && n.hasRack()) {
-          if (racks == null) {
-            racks = new HashSet<>(4);
-          }
-          racks.add(n.rack());
+          scratch.add(n.rack());
         }
+      }
+      if (scratch.isEmpty()) {
+        return null; // most clusters have no racks: no set per partition then
+      }
+      // Few distinct rack sets: one shared immutable instance each (the policy indexes each once).
+      Set<String> racks = rackSets.get(scratch);
+      if (racks == null) {
+        racks = Set.copyOf(scratch);
+        rackSets.put(racks, racks);
       }
       return racks;
     }, config.topicWeights().getOrDefault(name, 1));
