@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.fail;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.Routers;
-import io.github.routingkit.TestSerialization;
+import io.github.routingkit.testing.TestSerialization;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
 import io.github.routingkit.router.version.VersionedRouter;
 import java.lang.management.ManagementFactory;

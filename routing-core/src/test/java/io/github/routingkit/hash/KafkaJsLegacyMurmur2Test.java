@@ -1,6 +1,6 @@
 package io.github.routingkit.hash;
 
-import io.github.routingkit.EdgeKeys;
+import io.github.routingkit.testing.EdgeKeys;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -2,16 +2,16 @@ package io.github.routingkit.hash;
 
 import io.github.routingkit.Routers;
 
-import io.github.routingkit.EdgeKeys;
-import io.github.routingkit.SampleKeys;
+import io.github.routingkit.testing.EdgeKeys;
+import io.github.routingkit.testing.SampleKeys;
 
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.hash.JavaStringHash;
 import io.github.routingkit.hash.Murmur3;
 import io.github.routingkit.router.HashRouter;
 
-import static io.github.routingkit.KeyText.describe;
-import static io.github.routingkit.KeyText.hex;
+import static io.github.routingkit.testing.KeyText.describe;
+import static io.github.routingkit.testing.KeyText.hex;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -3,7 +3,7 @@ package io.github.routingkit.placement;
 import io.github.routingkit.Routers;
 
 import io.github.routingkit.KeylessPolicy;
-import io.github.routingkit.SampleKeys;
+import io.github.routingkit.testing.SampleKeys;
 
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.placement.Placement;

@@ -1,6 +1,6 @@
 package io.github.routingkit.kafka;
 
-import io.github.routingkit.SampleKeys;
+import io.github.routingkit.testing.SampleKeys;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

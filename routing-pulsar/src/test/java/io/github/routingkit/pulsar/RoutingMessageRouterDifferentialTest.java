@@ -1,9 +1,9 @@
 package io.github.routingkit.pulsar;
 
-import static io.github.routingkit.KeyText.describe;
-import static io.github.routingkit.KeyText.hex;
+import static io.github.routingkit.testing.KeyText.describe;
+import static io.github.routingkit.testing.KeyText.hex;
 
-import io.github.routingkit.SampleKeys;
+import io.github.routingkit.testing.SampleKeys;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;

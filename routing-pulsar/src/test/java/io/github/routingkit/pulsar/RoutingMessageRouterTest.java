@@ -2,12 +2,12 @@ package io.github.routingkit.pulsar;
 
 import io.github.routingkit.Routers;
 
-import static io.github.routingkit.TestSerialization.deserialize;
-import static io.github.routingkit.TestSerialization.replace;
-import static io.github.routingkit.TestSerialization.roundTrip;
-import static io.github.routingkit.TestSerialization.serialize;
+import static io.github.routingkit.testing.TestSerialization.deserialize;
+import static io.github.routingkit.testing.TestSerialization.replace;
+import static io.github.routingkit.testing.TestSerialization.roundTrip;
+import static io.github.routingkit.testing.TestSerialization.serialize;
 
-import io.github.routingkit.SampleKeys;
+import io.github.routingkit.testing.SampleKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

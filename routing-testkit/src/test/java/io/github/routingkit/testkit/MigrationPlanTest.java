@@ -3,7 +3,7 @@ package io.github.routingkit.testkit;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.routingkit.SampleKeys;
+import io.github.routingkit.testing.SampleKeys;
 import io.github.routingkit.Routers;
 import io.github.routingkit.router.version.VersionedRouter;
 import java.util.ArrayList;

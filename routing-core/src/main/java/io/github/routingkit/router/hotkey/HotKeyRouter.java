@@ -4,27 +4,18 @@ import io.github.routingkit.AbstractKeyRouter;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingConfigException;
-import io.github.routingkit.hash.HashScheme;
-import io.github.routingkit.internal.Bytes;
 import io.github.routingkit.internal.Partitions;
-import io.github.routingkit.router.segment.SegmentRouter;
 
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Spreads hot keys over several partitions and leaves every other key where the inner router puts
@@ -43,34 +34,27 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *       is reported only if its guaranteed share of the counted messages reaches the threshold (a
  *       key whose share of the counted messages is below the threshold is never reported) and any
  *       key whose share exceeds {@code threshold + 1/counters} is, after a warm-up of
- *       {@code 100 / threshold} messages (so that noise in a short prefix does not make a key
- *       hot). Counts halve every
- *       {@code routing.hotkey.window} messages, so a key that cools down stops being hot.</li>
+ *       {@code 100 / threshold} counted messages. Counts halve every {@code routing.hotkey.window}
+ *       messages, so a key that cools down stops being hot.</li>
  *   <li><b>Sampled detection</b> ({@code routing.hotkey.sample = s}, a power of two, default 1):
- *       the summary counts one message in {@code s} on average, picked by a per-stripe xorshift
- *       generator (pseudo-random, so no periodic key pattern aliases with it; deterministic for
- *       one thread), and a message that is not counted is checked against the hot set through a
- *       1024-bit filter over its length and its first and last 8 bytes, so most cold keys cost
- *       no fingerprint at all. The bounds above then hold for the counted messages; a key's share
- *       of them is its true share up to binomial noise (standard deviation
- *       {@code sqrt(share / counted)}). The window stays in real messages (the summary halves
- *       every {@code window / s} counted ones, which must be at least {@code 200 / threshold}, so
- *       {@code window >= 200 * s / threshold}); the warm-up of {@code 100 / threshold} is in
- *       counted messages, {@code s} times as many real ones, so a key becomes hot about {@code s}
- *       times later than with exact counting.
- *       That is the trade: cheaper detection on keys that are not hot, slower reaction to a key that
- *       turns hot (routing-benchmarks' StrategyBenchmark; figures in docs/performance.md).</li>
+ *       the summary counts one message in {@code s} on average (pseudo-random, deterministic for
+ *       one thread); the bounds above then hold for the counted messages, and a key's share of
+ *       them is its true share up to binomial noise (standard deviation
+ *       {@code sqrt(share / counted)}). The window stays in real messages and must be at least
+ *       {@code 200 * s / threshold}; the warm-up is in counted messages, so a key becomes hot about
+ *       {@code s} times later than with exact counting. Cheaper detection on keys that are not
+ *       hot, slower reaction to a key that turns hot (figures in docs/performance.md).</li>
  * </ul>
  *
  * <h2>Where a hot key goes</h2>
  * A hot key has {@code d} candidate partitions ({@code routing.hotkey.candidates}, 2 to
  * {@code all}) derived from the key alone: the first is the partition the inner router gives it,
- * the others step from there by a key-derived stride coprime with the partition count, so they are
- * distinct and deterministic. Each message picks one candidate by
+ * the others are distinct and deterministic ({@link #candidates}). Each message picks one
+ * candidate by
  * <ul>
  *   <li>{@code least-loaded} (default): the candidate to which this router has sent the fewest
  *       messages from the calling thread's stripe (all messages, hot or not, are counted per
- *       partition: power of d choices; see State for the stripes);</li>
+ *       partition: power of d choices);</li>
  *   <li>{@code round-robin}: the next candidate in a cycle of the router (per stripe);</li>
  *   <li>{@code value-hash}: the candidate at {@code murmur2(value) mod d}, a pure function of key and
  *       value (a transactional producer that retries a record gets the same partition); a
@@ -84,26 +68,27 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * its messages are ordered within each partition only. Consumers of a hot key must tolerate that
  * (or use {@code value-hash} with a value-derived ordering unit, such as an entity inside the key).
  *
- * <h2>State (the documented exception to pure keyed routing)</h2>
+ * <h2>State and thread-safety</h2>
  * With detection, or with {@code least-loaded} / {@code round-robin}, this router keeps mutable
  * state on the keyed path (the summary, per-partition counters, a cycle counter), so the partition
  * of a hot key's message depends on the traffic seen before. Configured keys with
- * {@code value-hash} and no detection is pure: a function of (key, value, partition count,
- * configuration). All state is thread-safe: the summary is updated under a lock that a thread skips
- * (without counting the message) when another holds it, so detection samples under contention and
- * never blocks; the hot set is checked every 1024 counted messages and republished as an
- * immutable snapshot when it changed. The load counters and the round-robin cycle are
- * <em>striped</em>: 32 stripes, a thread uses stripe {@code threadId mod 32} and reads and writes
- * only its own, each stripe padded onto its own cache lines, so threads routing through one router
- * neither contend nor false-share. Least-loaded therefore balances each stripe's own messages
- * (with a single thread: exactly this router's messages), and the sum over stripes is balanced
- * because each part is; two threads in one stripe share its counters, whose increments are not
- * atomic (a lost increment only blurs the load signal). Routing a {@code byte[]} key allocates
- * nothing except when the hot set changes, a partition count is first seen, or a thread first routes
- * with least-loaded choice through a stripe for a partition count. Serializable through its
- * configuration: a deserialized router starts with empty detection and counters.
+ * {@code value-hash} and no detection is pure ({@link #isPure()}). Thread-safe and never blocking:
+ * a thread that finds the summary busy does not count its message. Counters and cycles are kept
+ * per stripe of threads ({@code threadId mod 32}), so least-loaded balances each stripe's own
+ * messages (with a single thread: exactly this router's messages). Routing a {@code byte[]} key
+ * allocates nothing except when the hot set changes, a partition count is first seen, or a thread
+ * first routes with least-loaded choice through a stripe for a partition count. Serializable
+ * through its configuration: a deserialized router starts with empty detection and counters.
  */
 public final class HotKeyRouter extends AbstractKeyRouter {
+  /*
+   * One job per class: HotKeyDetector decides which keys are hot (configured set, sampler,
+   * heavy-hitter summary, filters), HotKeyCandidates derives a hot key's candidates and keeps the
+   * per-partition-count spaces, a CandidateChoice per routing.hotkey.choice picks one candidate
+   * (LeastLoadedChoice with striped counters, RoundRobinChoice, ValueHashChoice), Stripes holds
+   * the per-thread padded cells they share, and HotKeyOptions is the checked configuration. This
+   * class composes them on the keyed path and carries the public surface and serialized form.
+   */
   private static final long serialVersionUID = 1L;
 
   static final String KEYS = "routing.hotkey.keys";
@@ -183,63 +168,19 @@ public final class HotKeyRouter extends AbstractKeyRouter {
 
   private final KeyRouter inner;
   private final transient HotKeyOptions options;
-  private final List<String> configuredKeys;
-  private final boolean detect;
-  private final double threshold;
-  private final int memory;
-  private final long window;
-  private final int candidates;
-  private final Choice choice;
-  private final int sample;
-
-  private final transient long[] configured; // sorted fingerprints
-  /** Bloom bits of (length, first byte, last byte) of the configured keys; see {@link #mayBeConfigured}. */
-  private final transient long configuredBloom;
-  private final transient Detector detector; // null without detection
-  private transient volatile HotSet detected;
-  private final transient AtomicReferenceArray<Space> spaces;
-  /**
-   * The first space created, read before the table (the usual single partition count skips the
-   * table's volatile read): a racy plain field holding an object whose fields are final, so any
-   * thread that sees it sees it fully built.
-   */
-  private transient Space lastSpace;
-  /** Round-robin cycle counters, one per stripe, {@link #PAD} longs apart (null unless round-robin). */
-  private final transient long[] cycles;
-  /** Xorshift states of sampled detection, one per stripe, {@link #PAD} longs apart (null unless sampled). */
-  private final transient long[] samplers;
+  private final transient HotKeyDetector detector;
+  private final transient HotKeyCandidates candidates;
+  private final transient CandidateChoice choice;
+  /** Whether the choice counts messages that are not hot (least-loaded). */
+  private final boolean countsCold;
 
   private HotKeyRouter(HotKeyOptions o, KeyRouter inner) {
     this.inner = Objects.requireNonNull(inner, "inner");
     this.options = o;
-    this.configuredKeys = o.keys();
-    this.detect = o.detect();
-    this.threshold = o.threshold();
-    this.memory = o.memory();
-    this.window = o.window();
-    this.candidates = o.candidates();
-    this.choice = o.choice();
-    this.sample = o.sample();
-    int capacity = HeavyHitterSketch.capacityFor(memory);
-    long[] fps = new long[configuredKeys.size()];
-    for (int i = 0; i < fps.length; i++) {
-      byte[] k = configuredKeys.get(i).getBytes(StandardCharsets.UTF_8);
-      fps[i] = fingerprint(k, 0, k.length);
-    }
-    Arrays.sort(fps);
-    this.configured = fps;
-    long bloom = 0;
-    for (String k : configuredKeys) {
-      byte[] bytes = k.getBytes(StandardCharsets.UTF_8);
-      bloom |= bloomBit(bytes, 0, bytes.length);
-    }
-    this.configuredBloom = bloom;
-    this.detector = detect ? new Detector(capacity, window / sample, threshold) : null;
-    this.detected = HotSet.EMPTY;
-    this.spaces = new AtomicReferenceArray<>(SPACE_SLOTS);
-    this.cycles = choice == Choice.ROUND_ROBIN ? stripedCells(0) : null;
-    // every stripe seeded alike: one thread's run is reproducible
-    this.samplers = detect && sample > 1 ? stripedCells(SAMPLER_SEED) : null;
+    this.detector = new HotKeyDetector(o);
+    this.choice = CandidateChoice.of(o.choice());
+    this.countsCold = choice.countsColdKeys();
+    this.candidates = new HotKeyCandidates(o.candidates(), detector.configuredFingerprints(), choice);
   }
 
   /**
@@ -350,355 +291,29 @@ public final class HotKeyRouter extends AbstractKeyRouter {
     }
   }
 
-  /**
-   * Stripes of the per-partition load counters and round-robin cycles. A thread uses stripe
-   * {@code threadId mod STRIPES} (thread ids are handed out in sequence, so up to 32 threads
-   * started together get a stripe each) and reads and writes only that stripe: routing threads do
-   * not share counters, so they neither contend nor false-share.
-   */
-  private static final int STRIPES = 32;
-  /** Longs of padding around each stripe's counters: 128 bytes, two cache lines (adjacent-line prefetch). */
-  private static final int PAD = 16;
-  private static final int SPACE_SLOTS = 64;
-  /** Partition counts up to which a space tabulates the stride of every fingerprint residue. */
-  private static final int STRIDE_TABLE_LIMIT = 4096;
-  private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-  private static final long SAMPLER_SEED = 0x2545F4914F6CDD1DL;
-  /** Low fingerprint bits that hold the key's hot-set filter index (1024-bit filter). */
-  private static final int FILTER_BITS = 10;
-  private static final long FILTER_MASK = (1L << FILTER_BITS) - 1;
-
-  /**
-   * The 64-bit fingerprint that identifies a key in the summary and the hot sets: XXH3-64 of the
-   * key; with sampling, its low {@value #FILTER_BITS} bits are replaced by {@link #filterIndex}, so
-   * the hot set's filter can be built from fingerprints alone (two keys then share a fingerprint
-   * with probability at most {@code 2^-54} per pair). The candidate stride reads bits 17 and up,
-   * which are XXH3's either way, so sampling does not change a hot key's candidates.
-   */
-  private long fingerprint(byte[] key, int offset, int length) {
-    long h = HashScheme.XXH3_64.hash64(key, offset, length);
-    return sample == 1 ? h : (h & ~FILTER_MASK) | filterIndex(key, offset, length);
-  }
-
-  /** A cheap hash of the key's length and its first and last 8 bytes, in [0, 1024). */
-  private static int filterIndex(byte[] key, int offset, int length) {
-    int end = offset + length;
-    long x = Bytes.word(key, offset, end) * 0x9E3779B97F4A7C15L;
-    x ^= Bytes.word(key, Math.max(offset, end - 8), end) + length;
-    x *= 0xC2B2AE3D27D4EB4FL;
-    return (int) (x >>> (64 - FILTER_BITS));
-  }
-
-  /** The detected hot keys as published: sorted fingerprints and the filter of their low bits. */
-  private static final class HotSet {
-    static final HotSet EMPTY = new HotSet(new long[0]);
-    final long[] fingerprints;
-    final long[] filter = new long[1 << (FILTER_BITS - 6)];
-
-    HotSet(long[] sortedFingerprints) {
-      this.fingerprints = sortedFingerprints;
-      for (long fp : sortedFingerprints) {
-        int i = (int) (fp & FILTER_MASK);
-        filter[i >>> 6] |= 1L << i;
-      }
-    }
-
-    /** Never false for a key in the set; the filter is not even read while the set is empty. */
-    boolean mayContain(byte[] key, int offset, int length) {
-      if (fingerprints.length == 0) {
-        return false;
-      }
-      int i = filterIndex(key, offset, length);
-      return (filter[i >>> 6] & (1L << i)) != 0;
-    }
-  }
-
-  /** Whether this message is one the sampled summary counts: the stripe's xorshift draws it. */
-  private boolean sampled() {
-    int index = stripeCell();
-    long x = (long) LONGS.getOpaque(samplers, index);
-    x ^= x << 13;
-    x ^= x >>> 7;
-    x ^= x << 17;
-    LONGS.setOpaque(samplers, index, x); // threads sharing a stripe may lose a step: harmless
-    return ((int) (x >>> 32) & (sample - 1)) == 0;
-  }
-
-  private static int stripe() {
-    return (int) Thread.currentThread().getId() & (STRIPES - 1);
-  }
-
-  /** One long per stripe, each {@link #PAD} longs from the next and from the array's ends. */
-  private static long[] stripedCells(long initial) {
-    long[] cells = new long[(STRIPES + 1) * PAD];
-    for (int s = 0; s < STRIPES; s++) {
-      cells[(s + 1) * PAD] = initial;
-    }
-    return cells;
-  }
-
-  /** The calling thread's cell in an array from {@link #stripedCells}. */
-  private static int stripeCell() {
-    return (stripe() + 1) * PAD;
-  }
-
-  /**
-   * What routing over one partition space of size {@code n} needs beyond the configuration: the
-   * strides of the configured keys, a table of strides for any fingerprint (for {@code n} up to
-   * {@value #STRIDE_TABLE_LIMIT}; {@link #stride(long, int)} is a loop of divisions) and, for
-   * least-loaded choice, the load counters, one row of {@code n} counters per stripe, allocated when
-   * a thread of that stripe first routes (8 bytes per partition plus 256 bytes of padding per
-   * row). Created when a partition count is first seen.
-   */
-  private static final class Space {
-    final int n;
-    final int[] configuredStride;
-    final int[] strideFrom; // strideFrom[s] = stride(fp, n) for s = 1 + (fp >>> 17) mod (n - 1)
-    final AtomicReferenceArray<long[]> rows; // null unless least-loaded
-
-    Space(int n, long[] configured, boolean loads) {
-      this.n = n;
-      this.configuredStride = new int[configured.length];
-      for (int i = 0; i < configured.length; i++) {
-        configuredStride[i] = HotKeyRouter.stride(configured[i], n);
-      }
-      if (n > 2 && n <= STRIDE_TABLE_LIMIT) {
-        // the first s' >= s coprime with n; one exists since gcd(n - 1, n) = 1
-        strideFrom = new int[n];
-        for (int s = n - 1, next = n - 1; s >= 1; s--) {
-          if (gcd(s, n) == 1) {
-            next = s;
-          }
-          strideFrom[s] = next;
-        }
-      } else {
-        strideFrom = null;
-      }
-      this.rows = loads ? new AtomicReferenceArray<>(STRIPES) : null;
-    }
-
-    int stride(long fp) {
-      return strideFrom != null
-          ? strideFrom[1 + (int) ((fp >>> 17) % (n - 1))] // fp >>> 17 >= 0: % is remainderUnsigned
-          : HotKeyRouter.stride(fp, n);
-    }
-
-    /** The calling thread's counters: partition p at index {@code PAD + p}. */
-    long[] row() {
-      int s = stripe();
-      long[] row = rows.get(s);
-      if (row == null) {
-        row = new long[n + 2 * PAD];
-        if (!rows.compareAndSet(s, null, row)) {
-          row = rows.get(s);
-        }
-      }
-      return row;
-    }
-  }
-
-  /**
-   * The space for partition count {@code n}. A {@link SegmentRouter} above this router calls it
-   * with each segment's range size, and one producer may route topics of several sizes, so spaces
-   * are kept per size in a small two-choice table (64 slots; a size may sit in slot
-   * {@code n mod 64} or in a second slot from a multiplicative hash of {@code n}): switching
-   * between sizes neither allocates nor loses counts unless three sizes contend for the same two
-   * slots. Segments of equal size share counters (their partitions are balanced together), which
-   * only blurs the load signal.
-   */
-  private Space spaceFor(int n) {
-    Space last = lastSpace;
-    if (last != null && last.n == n) { // the first space stays cached; others are in the table
-      return last;
-    }
-    int first = n & (SPACE_SLOTS - 1);
-    Space space = spaces.get(first);
-    if (space == null || space.n != n) {
-      int second = (n * 0x9E3779B9) >>> (32 - Integer.numberOfTrailingZeros(SPACE_SLOTS));
-      Space other = spaces.get(second);
-      if (other != null && other.n == n) {
-        space = other;
-      } else {
-        Space created = new Space(Partitions.checkTableCount(n, "HotKeyRouter"), configured,
-            choice == Choice.LEAST_LOADED);
-        if (space == null) {
-          spaces.set(first, created);
-        } else if (other == null) {
-          spaces.set(second, created);
-        } else {
-          spaces.set(first, created); // both slots hold other sizes: the first one is replaced
-        }
-        space = created;
-      }
-    }
-    if (last == null) {
-      lastSpace = space; // written once: segments switching sizes must not write a shared line
-    }
-    return space;
-  }
-
-  /** Increments a counter that only the threads of one stripe write (no atomic read-modify-write). */
-  private static void increment(long[] counters, int index) {
-    LONGS.setOpaque(counters, index, (long) LONGS.getOpaque(counters, index) + 1);
-  }
-
   @Override
   protected int route(byte[] key, int offset, int length, byte[] value, int n) {
     int base = inner.partition(key, offset, length, n);
+    HotKeyDetector det = detector;
     long fp = 0;
-    int hot = NOT_HOT;
-    boolean counted = detect && (sample == 1 || sampled());
-    if (counted || mayBeConfigured(key, offset, length)
-        || (detect && detected.mayContain(key, offset, length))) {
-      fp = fingerprint(key, offset, length);
+    int hot = HotKeyDetector.NOT_HOT;
+    boolean counted = det.drawCount();
+    if (counted || det.mayBeHot(key, offset, length)) {
+      fp = det.fingerprint(key, offset, length);
       if (counted) {
-        detector.count(fp);
+        det.count(fp);
       }
-      hot = n < 2 ? NOT_HOT : hotIndex(fp);
+      hot = n < 2 ? HotKeyDetector.NOT_HOT : det.hotIndex(fp);
     }
-    if (hot == NOT_HOT) {
-      if (choice == Choice.LEAST_LOADED) {
-        increment(spaceFor(n).row(), PAD + base);
+    if (hot == HotKeyDetector.NOT_HOT) {
+      if (countsCold) {
+        choice.countCold(candidates.space(n), base);
       }
       return base;
     }
-    Space space = spaceFor(n);
+    HotKeyCandidates.Space space = candidates.space(n);
     int stride = hot >= 0 ? space.configuredStride[hot] : space.stride(fp);
-    int d = Math.min(candidates, n);
-    switch (choice) {
-      case VALUE_HASH: {
-        int c = value == null ? 0 : Math.floorMod(HashScheme.KAFKA_MURMUR2.hash(value, 0, value.length), d);
-        return candidate(base, stride, c, n);
-      }
-      case ROUND_ROBIN: {
-        int index = stripeCell();
-        long c = (long) LONGS.getOpaque(cycles, index);
-        LONGS.setOpaque(cycles, index, c + 1);
-        return candidate(base, stride, (int) Math.floorMod(c, (long) d), n);
-      }
-      default: {
-        long[] row = space.row();
-        int best = base;
-        long bestLoad = (long) LONGS.getOpaque(row, PAD + base);
-        for (int i = 1, p = base; i < d; i++) {
-          p = p < n - stride ? p + stride : p - (n - stride); // candidate(base, stride, i, n)
-          long l = (long) LONGS.getOpaque(row, PAD + p);
-          if (l < bestLoad) {
-            best = p;
-            bestLoad = l;
-          }
-        }
-        increment(row, PAD + best);
-        return best;
-      }
-    }
-  }
-
-  /** {@link #hotIndex}: the key is not hot. */
-  private static final int NOT_HOT = Integer.MIN_VALUE;
-  /** {@link #hotIndex}: the key is hot by detection only. */
-  private static final int DETECTED = -1;
-
-  /** Returns the index of {@code fp} among the configured keys, {@link #DETECTED} or {@link #NOT_HOT}. */
-  private int hotIndex(long fp) {
-    if (configured.length > 0) {
-      int i = Arrays.binarySearch(configured, fp);
-      if (i >= 0) {
-        return i;
-      }
-    }
-    return detect && Arrays.binarySearch(detected.fingerprints, fp) >= 0 ? DETECTED : NOT_HOT;
-  }
-
-  private static long bloomBit(byte[] key, int offset, int length) {
-    int h = length == 0 ? 0 : (length * 31 + key[offset]) * 31 + key[offset + length - 1];
-    return 1L << (h * 0x9E3779B9 >>> 26);
-  }
-
-  /**
-   * Whether the key may be a configured hot key: a one-word Bloom filter over its length and its
-   * first and last bytes, so most keys that are not configured skip the fingerprint (an XXH3 pass).
-   * Never false for a configured key.
-   */
-  private boolean mayBeConfigured(byte[] key, int offset, int length) {
-    return configured.length > 0 && (configuredBloom & bloomBit(key, offset, length)) != 0;
-  }
-
-  private static int candidate(int base, int stride, int i, int n) {
-    return (int) ((base + (long) i * stride) % n);
-  }
-
-  /** A key-derived step in [1, n) coprime with n, so the first n candidates are all distinct. */
-  private static int stride(long fp, int n) {
-    if (n <= 2) {
-      return 1;
-    }
-    int s = 1 + (int) Long.remainderUnsigned(fp >>> 17, n - 1);
-    while (gcd(s, n) != 1) {
-      s = s == n - 1 ? 1 : s + 1;
-    }
-    return s;
-  }
-
-  private static int gcd(int a, int b) {
-    while (b != 0) {
-      int t = a % b;
-      a = b;
-      b = t;
-    }
-    return a;
-  }
-
-  private boolean isHot(long fp) {
-    return hotIndex(fp) != NOT_HOT;
-  }
-
-  /**
-   * The heavy-hitter summary and what goes with it, behind a try-lock: a thread that finds it held
-   * skips counting the message (detection samples under contention and never blocks the send
-   * path). Its own object, so the lock word, written twice per message, shares no cache line with
-   * the router's read-only fields.
-   */
-  private final class Detector {
-    private final int capacity;
-    private final long window;
-    private final double threshold;
-    private final AtomicInteger busy = new AtomicInteger();
-    /** Allocated under the lock by the first count: a router that never counts claims nothing. */
-    private HeavyHitterSketch sketch;
-    private long[] scratch;
-    private int sinceSnapshot;
-
-    Detector(int capacity, long window, double threshold) {
-      this.capacity = capacity;
-      this.window = window;
-      this.threshold = threshold;
-    }
-
-    void count(long fp) {
-      // test and test-and-set: a thread that sees the lock held does not write its cache line
-      if (busy.getPlain() != 0 || !busy.compareAndSet(0, 1)) {
-        return;
-      }
-      try {
-        if (sketch == null) {
-          sketch = new HeavyHitterSketch(capacity, window, threshold);
-          scratch = new long[sketch.maxHot()];
-        }
-        sketch.offer(fp);
-        if (++sinceSnapshot >= 1024) {
-          sinceSnapshot = 0;
-          int k = sketch.hotInto(scratch);
-          long[] current = detected.fingerprints;
-          if (!Arrays.equals(scratch, 0, k, current, 0, current.length)) {
-            // allocates only when the hot set changes
-            detected = new HotSet(Arrays.copyOf(scratch, k));
-          }
-        }
-      } finally {
-        busy.setRelease(0);
-      }
-    }
+    return choice.choose(space, base, stride, candidates.count(n), value);
   }
 
   /**
@@ -713,23 +328,17 @@ public final class HotKeyRouter extends AbstractKeyRouter {
   public int[] candidates(byte[] key, int numPartitions) {
     Partitions.checkTableCount(numPartitions, "HotKeyRouter");
     int base = inner.partition(key, 0, key.length, numPartitions);
-    int d = Math.min(candidates, numPartitions);
-    int stride = stride(fingerprint(key, 0, key.length), numPartitions);
-    int[] out = new int[d];
-    for (int i = 0; i < d; i++) {
-      out[i] = candidate(base, stride, i, numPartitions);
-    }
-    return out;
+    return candidates.of(base, detector.fingerprint(key, 0, key.length), numPartitions);
   }
 
   /** Returns whether {@code key} is hot right now (configured, or detected in the current snapshot). */
   public boolean isHot(byte[] key) {
-    return isHot(fingerprint(key, 0, key.length));
+    return detector.isHot(key);
   }
 
   /** Returns the number of keys detected hot in the current snapshot (0 without detection). */
   public int detectedHotKeys() {
-    return detected.fingerprints.length;
+    return detector.detectedHotKeys();
   }
 
   /**
@@ -748,12 +357,12 @@ public final class HotKeyRouter extends AbstractKeyRouter {
 
   @Override
   public boolean needsValue() {
-    return choice == Choice.VALUE_HASH || inner.needsValue();
+    return options.choice() == Choice.VALUE_HASH || inner.needsValue();
   }
 
   /** Returns whether routing is a pure function of key, value, count and configuration. */
   public boolean isPure() {
-    return !detect && choice == Choice.VALUE_HASH;
+    return !options.detect() && options.choice() == Choice.VALUE_HASH;
   }
 
   @Override
@@ -773,11 +382,12 @@ public final class HotKeyRouter extends AbstractKeyRouter {
 
   @Override
   public String toString() {
-    return "HotKeyRouter{keys=" + configuredKeys.size() + ", detect=" + detect
-        + (detect ? String.format(Locale.ROOT, ", threshold=%s, memory=%d, window=%d, sample=%d",
-            threshold, memory, window, sample) : "")
-        + ", candidates=" + (candidates == ALL ? "all" : String.valueOf(candidates))
-        + ", choice=" + choice.id + ", inner=" + inner + '}';
+    HotKeyOptions o = options;
+    return "HotKeyRouter{keys=" + o.keys().size() + ", detect=" + o.detect()
+        + (o.detect() ? String.format(Locale.ROOT, ", threshold=%s, memory=%d, window=%d, sample=%d",
+            o.threshold(), o.memory(), o.window(), o.sample()) : "")
+        + ", candidates=" + (o.candidates() == ALL ? "all" : String.valueOf(o.candidates()))
+        + ", choice=" + o.choice().id() + ", inner=" + inner + '}';
   }
 
   private Object writeReplace() {
@@ -802,15 +412,16 @@ public final class HotKeyRouter extends AbstractKeyRouter {
     private final int sample; // 0 in a stream written before sampling existed: count every message
 
     Proxy(HotKeyRouter r) {
+      HotKeyOptions o = r.options;
       this.inner = r.inner;
-      this.keys = new ArrayList<>(r.configuredKeys);
-      this.detect = r.detect;
-      this.threshold = r.threshold;
-      this.memory = r.memory;
-      this.window = r.window;
-      this.candidates = r.candidates;
-      this.choice = r.choice.id;
-      this.sample = r.sample;
+      this.keys = new ArrayList<>(o.keys());
+      this.detect = o.detect();
+      this.threshold = o.threshold();
+      this.memory = o.memory();
+      this.window = o.window();
+      this.candidates = o.candidates();
+      this.choice = o.choice().id();
+      this.sample = o.sample();
     }
 
     private Object readResolve() throws InvalidObjectException {

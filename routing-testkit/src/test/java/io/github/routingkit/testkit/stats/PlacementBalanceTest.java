@@ -3,7 +3,7 @@ package io.github.routingkit.testkit.stats;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.routingkit.SampleKeys;
+import io.github.routingkit.testing.SampleKeys;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.placement.Placement;
 import java.util.List;

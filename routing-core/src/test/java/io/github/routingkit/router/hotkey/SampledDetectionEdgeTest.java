@@ -1,10 +1,12 @@
-package io.github.routingkit;
+package io.github.routingkit.router.hotkey;
 
+import io.github.routingkit.Routers;
+import io.github.routingkit.RoutingConfigException;
+import io.github.routingkit.testing.TestSerialization;
 import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.internal.Bytes;
 import io.github.routingkit.placement.Placement;
 import io.github.routingkit.router.HashRouter;
-import io.github.routingkit.router.hotkey.HotKeyRouter;
 import io.github.routingkit.router.segment.SegmentRouter;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -22,13 +24,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import static io.github.routingkit.testing.Concurrency.onEightThreads;
 
 /**
- * Bad and extreme input for jump-back placement, sampled hot-key detection and SegmentRouter's
- * layout cache. Deterministic: seeded Random, a single thread where the outcome depends on order
+ * Bad and extreme input for sampled hot-key detection: window and threshold bounds, serialization,
+ * the sampled filter at array ends, concurrent routing, empty and long keys, huge counts. Deterministic: seeded Random, a single thread where the outcome depends on order
  * (the sampler is seeded); the 8-thread tests assert properties that hold under any interleaving.
  */
-class NewFeatureEdgeTest {
+class SampledDetectionEdgeTest {
 
   /**
    * Regression: the window bound was compared as doubles, and (double) window rounds above 2^53,
@@ -81,91 +84,8 @@ class NewFeatureEdgeTest {
     assertThat(spec.keyRouter().partition("k", 7)).isBetween(0, 6);
   }
 
-  @Test
-  void jumpBackEdges() {
-    long[] hs = {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, 1, 0x9e3779b97f4a7c15L, -0x9e3779b97f4a7c15L};
-    int[] ns = {1, 2, 3, 4, 5, 7, 8, 1 << 30, (1 << 30) + 1, Integer.MAX_VALUE - 1, Integer.MAX_VALUE};
-    Random r = new Random(1);
-    for (int i = 0; i < 200000; i++) {
-      long h = i < hs.length ? hs[i] : r.nextLong();
-      for (int n : ns) {
-        int p = Placement.jumpBack(h, n);
-        assertThat(p).isBetween(0, n - 1);
-        int q = Placement.JUMP_BACK.place((int) h, n);
-        assertThat(q).isBetween(0, n - 1);
-      }
-    }
-    for (int n : new int[] {0, -1, Integer.MIN_VALUE}) {
-      assertThatThrownBy(() -> Placement.jumpBack(1, n)).isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> Routers.consistentJumpBack().partition(new byte[1], n))
-          .isInstanceOf(IllegalArgumentException.class);
-      assertThatThrownBy(() -> Routers.consistentJumpBack().partition(new byte[1], 0, 1, n))
-          .isInstanceOf(IllegalArgumentException.class);
-    }
-  }
 
-  @Test
-  void specRoundTrips() {
-    String[] specs = {
-      "routing.scheme=xxh3-64, routing.placement=jump-back",
-      "routing.placement=jump-back",
-      "routing.hotkey.detect=true, routing.hotkey.sample=1024, routing.placement=jump-back",
-      "routing.hotkey.detect=true, routing.hotkey.sample=1",
-      "routing.hotkey.detect=true, routing.hotkey.sample=16, routing.hotkey.threshold=0.5, routing.hotkey.window=6400",
-      "routing.version.generations=v1:kafka-murmur2:native:12,v2:xxh3-64:jump-back:*, routing.version.default=v2",
-      "routing.version.generations=v1:xxh3-64:jump-back,v2:pulsar-murmur3:jump-back:7, routing.version.default=v1, routing.hotkey.detect=true, routing.hotkey.sample=8",
-      "routing.segment.weights=a:1,b:1,*:1, routing.hotkey.detect=true, routing.hotkey.sample=2, routing.placement=jump-back",
-    };
-    for (String s : specs) {
-      RoutingSpec spec = RoutingSpec.parse(s);
-      assertThat(RoutingSpec.parse(spec.toString())).as(s).isEqualTo(spec);
-      assertThat(RoutingSpec.parse(spec.toMap())).as(s).isEqualTo(spec);
-    }
-  }
 
-  @Test
-  void badSpecsNameTheProperty() {
-    String[][] bad = { // spec, start of the message
-      {"routing.hotkey.detect=true, routing.hotkey.sample=0",
-          "routing.hotkey.sample value was '0', must be a power of two from 1 to 1024"},
-      {"routing.hotkey.detect=true, routing.hotkey.sample=2048",
-          "routing.hotkey.sample value was '2048', must be a power of two"},
-      {"routing.hotkey.detect=true, routing.hotkey.sample=3",
-          "routing.hotkey.sample value was '3', must be a power of two"},
-      {"routing.hotkey.detect=true, routing.hotkey.sample=-2",
-          "routing.hotkey.sample value was '-2', must be a power of two"},
-      {"routing.hotkey.detect=true, routing.hotkey.sample=99999999999999999999",
-          "routing.hotkey.sample value was '99999999999999999999', must be"},
-      {"routing.hotkey.detect=true, routing.hotkey.sample=1.0",
-          "routing.hotkey.sample value was '1.0', must be"},
-      {"routing.hotkey.detect=true, routing.hotkey.sample=0x10",
-          "routing.hotkey.sample value was '0x10', must be"},
-      {"routing.hotkey.sample=8",
-          "routing.hotkey.sample value was '8', has no effect unless routing.hotkey.detect=true"},
-      {"routing.hotkey.detect=false, routing.hotkey.sample=8",
-          "routing.hotkey.sample value was '8', has no effect unless"},
-      {"routing.hotkey.detect=true, routing.hotkey.sample=1024, routing.hotkey.window=100000",
-          "routing.hotkey.window value was '100000', must be at least 200 * sample / threshold = 20480000 messages"},
-      {"routing.hotkey.detect=true, routing.hotkey.sample=1024, routing.hotkey.threshold=0.0000000000000000001",
-          "routing.hotkey.window value was '100000', must be at least 200 * sample / threshold = 2^63 or more"},
-      {"routing.hotkey.detect=true, routing.hotkey.sample=1024, routing.hotkey.window=9223372036854775807, routing.hotkey.threshold=0.000000000000000001",
-          "routing.hotkey.window value was '9223372036854775807', must be at least"},
-      {"routing.placement=jump-backs",
-          "routing.placement value was 'jump-backs', must be one of [native, modulo, jump, jump-back]"},
-      {"routing.placement=JUMP-BACK",
-          "routing.placement value was 'JUMP-BACK', must be one of"},
-      {"routing.version.generations=v1:xxh3-64:jump_back, routing.version.default=v1",
-          "routing.version.generations value was 'v1:xxh3-64:jump_back', generation 'v1' placement 'jump_back' must be one of"},
-      {"routing.version.generations=v1:xxh3-64:jump-back:0, routing.version.default=v1",
-          "routing.version.generations value was '0', generation 'v1' partition count '0' must be"},
-      {"routing.version.generations=v1:xxh3-64:jump-back:*:x, routing.version.default=v1",
-          "routing.version.generations value was 'v1:xxh3-64:jump-back:*:x', entry"},
-    };
-    for (String[] row : bad) {
-      assertThatThrownBy(() -> RoutingSpec.parse(row[0])).as(row[0])
-          .isInstanceOf(RoutingConfigException.class).hasMessageStartingWith(row[1]);
-    }
-  }
 
   @Test
   void serializationSampled() throws Exception {
@@ -224,45 +144,7 @@ class NewFeatureEdgeTest {
     }
   }
 
-  @Test
-  void bytesWordBounds() {
-    Random rnd = new Random(3);
-    for (int size = 0; size <= 20; size++) {
-      byte[] a = new byte[size];
-      rnd.nextBytes(a);
-      for (int from = 0; from <= size; from++) {
-        for (int to = from; to <= size; to++) {
-          long w = Bytes.word(a, from, to);
-          long e = 0;
-          int n = Math.min(8, to - from);
-          for (int i = n - 1; i >= 0; i--) e = (e << 8) | (a[from + i] & 0xFF);
-          assertThat(w).isEqualTo(e);
-        }
-      }
-    }
-  }
 
-  /** Runs {@code task(thread)} on 8 threads; returns the first failure it reports, or null. */
-  private static String onEightThreads(java.util.function.IntFunction<String> task)
-      throws Exception {
-    ExecutorService ex = Executors.newFixedThreadPool(8);
-    try {
-      List<Future<String>> fs = new ArrayList<>();
-      for (int t = 0; t < 8; t++) {
-        int thread = t;
-        fs.add(ex.submit(() -> task.apply(thread)));
-      }
-      for (Future<String> f : fs) {
-        String failure = f.get();
-        if (failure != null) {
-          return failure;
-        }
-      }
-      return null;
-    } finally {
-      ex.shutdownNow();
-    }
-  }
 
   /**
    * 8 threads, sampled detection, configured and detected hot keys, 9 partition counts: hot keys
@@ -308,57 +190,7 @@ class NewFeatureEdgeTest {
     assertThat(r.isHot(hotD)).isTrue();
   }
 
-  /** 8 threads over 24 partition counts (3 times the layout cache): layouts never mix up. */
-  @Test
-  void segmentMemoConcurrent() throws Exception {
-    SegmentRouter seg = SegmentRouter.builder(Routers.consistentJumpBack())
-        .weights("a:3,b:1,*:2").exclusive("a").build();
-    int[] ns = new int[24];
-    for (int i = 0; i < ns.length; i++) {
-      ns[i] = 6 + i * 5;
-    }
-    Map<Integer, Map<String, List<Integer>>> expect = new HashMap<>();
-    SegmentRouter fresh = SegmentRouter.builder(Routers.consistentJumpBack())
-        .weights("a:3,b:1,*:2").exclusive("a").build();
-    for (int n : ns) {
-      expect.put(n, fresh.layout(n));
-    }
-    String failure = onEightThreads(t -> {
-      Random rnd = new Random(t);
-      for (int i = 0; i < 200_000; i++) {
-        int n = ns[rnd.nextInt(ns.length)];
-        String tenant = new String[] {"a", "b", "c", ""}[rnd.nextInt(4)];
-        byte[] k = (tenant + ":" + rnd.nextInt(1000)).getBytes(UTF_8);
-        int p = seg.partition(k, n);
-        String segment = tenant.equals("a") || tenant.equals("b") ? tenant : "*";
-        if (!expect.get(n).get(segment).contains(p)) {
-          return "n=" + n + " tenant " + tenant + " p=" + p;
-        }
-        if (i % 1000 == 0) {
-          String bad = rejectsBadCounts(seg, k, i);
-          if (bad != null) {
-            return bad;
-          }
-        }
-      }
-      return null;
-    });
-    assertThat(failure).isNull();
-  }
 
-  /** Bad counts between good ones: each is rejected, and the cache keeps working after. */
-  private static String rejectsBadCounts(SegmentRouter seg, byte[] k, int i) {
-    int[] bad = {-i - 1, 0, 1, Integer.MAX_VALUE}; // 1: no room for the exclusive segment
-    for (int n : bad) {
-      try {
-        seg.partition(k, n);
-        return "accepted " + n + " partitions";
-      } catch (IllegalArgumentException expected) {
-        // RoutingConfigException for 1, plain IllegalArgumentException for the others
-      }
-    }
-    return null;
-  }
 
   /** Configured keys of length 0 and 20, sampled or not, whole or at an offset: only candidates, spread. */
   @Test

@@ -1,4 +1,4 @@
-package io.github.routingkit;
+package io.github.routingkit.testing;
 
 /**
  * Readable descriptions of failing keys for differential-test messages; shared with the adapters'

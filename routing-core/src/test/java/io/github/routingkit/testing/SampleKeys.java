@@ -1,4 +1,4 @@
-package io.github.routingkit;
+package io.github.routingkit.testing;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,6 +1,7 @@
-package io.github.routingkit;
+package io.github.routingkit.hash;
 
-import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.KeyRouter;
+import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.placement.Placement;
 import io.github.routingkit.router.HashRouter;
 

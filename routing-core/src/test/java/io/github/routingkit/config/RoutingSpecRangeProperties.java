@@ -1,6 +1,7 @@
-package io.github.routingkit;
+package io.github.routingkit.config;
 
-import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.KeyRouter;
+import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.hash.HashScheme;
 
 import io.github.routingkit.property.Gen;

@@ -1,6 +1,5 @@
-package io.github.routingkit;
+package io.github.routingkit.hash;
 
-import io.github.routingkit.hash.HashScheme;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

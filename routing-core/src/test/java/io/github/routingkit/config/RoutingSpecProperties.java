@@ -1,7 +1,11 @@
-package io.github.routingkit;
+package io.github.routingkit.config;
 
 
-import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.ConfigErrorText;
+import io.github.routingkit.KeylessPolicy;
+import io.github.routingkit.Routers;
+import io.github.routingkit.RoutingConfigException;
+import io.github.routingkit.testing.TestSerialization;
 import io.github.routingkit.hash.HashScheme;
 
 import io.github.routingkit.property.Gen;
@@ -173,8 +177,8 @@ class RoutingSpecProperties {
     assertThat(e.property()).isEqualTo(property);
     assertThat(e.value()).isEqualTo(value);
     // invisible characters are shown escaped (RoutingConfigException.render)
-    assertThat(e.getMessage()).contains(RoutingConfigException.render(property))
-        .contains(RoutingConfigException.render(value));
+    assertThat(e.getMessage()).contains(ConfigErrorText.render(property))
+        .contains(ConfigErrorText.render(value));
     for (String a : accepted) {
       assertThat(e.getMessage()).contains(a);
     }

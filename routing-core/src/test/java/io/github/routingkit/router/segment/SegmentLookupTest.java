@@ -1,7 +1,7 @@
-package io.github.routingkit;
+package io.github.routingkit.router.segment;
 
-import io.github.routingkit.router.segment.SegmentRouter;
 
+import io.github.routingkit.Routers;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 

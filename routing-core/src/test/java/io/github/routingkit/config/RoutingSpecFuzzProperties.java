@@ -1,6 +1,7 @@
-package io.github.routingkit;
+package io.github.routingkit.config;
 
-import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.KeyRouter;
+import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.hash.HashScheme;
 
 import io.github.routingkit.property.Gen;
@@ -21,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * documented exception ({@link IllegalArgumentException} incl. {@link RoutingConfigException},
  * {@link IllegalStateException}) &mdash; never an out-of-range partition or any other exception.
  */
-class HostileFuzzProperties {
+class RoutingSpecFuzzProperties {
 
   @Test
   void everySpecParsesOrFailsCleanlyAndRoutesInRange() {

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
  * range even at the 64-bit wrap); random stays in range and reaches every partition. Keyless
  * routing never changes keyed routing.
  */
-class KeylessProperties {
+class KeylessPolicyProperties {
   private static final int THREADS = 8;
   private static ExecutorService pool;
 

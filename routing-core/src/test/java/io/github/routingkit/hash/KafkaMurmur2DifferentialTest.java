@@ -1,6 +1,9 @@
-package io.github.routingkit;
+package io.github.routingkit.hash;
 
-import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.Routers;
+import io.github.routingkit.testing.EdgeKeys;
+import io.github.routingkit.testing.KeyText;
+import io.github.routingkit.testing.SampleKeys;
 import io.github.routingkit.router.HashRouter;
 
 import static java.nio.charset.StandardCharsets.UTF_8;

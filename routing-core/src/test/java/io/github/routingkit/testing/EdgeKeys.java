@@ -1,4 +1,4 @@
-package io.github.routingkit;
+package io.github.routingkit.testing;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,9 @@
-package io.github.routingkit;
+package io.github.routingkit.config;
 
-import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.KeyRouter;
+import io.github.routingkit.KeylessPolicy;
+import io.github.routingkit.Routers;
+import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.placement.Placement;
 import io.github.routingkit.router.HashRouter;

@@ -1,7 +1,9 @@
-package io.github.routingkit;
+package io.github.routingkit.router.segment;
 
-import io.github.routingkit.router.segment.SegmentRouter;
 
+import io.github.routingkit.KeyRouter;
+import io.github.routingkit.Routers;
+import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
 import io.github.routingkit.property.RoutingGen;

@@ -1,8 +1,9 @@
-package io.github.routingkit;
+package io.github.routingkit.router.version;
 
+import io.github.routingkit.KeyRouter;
+import io.github.routingkit.Routers;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
 import io.github.routingkit.router.segment.SegmentRouter;
-import io.github.routingkit.router.version.VersionedRouter;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,11 +1,13 @@
-package io.github.routingkit;
+package io.github.routingkit.config;
 
-import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.KeyRouter;
+import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.router.segment.SegmentRouter;
 
-import static io.github.routingkit.TestSerialization.deserialize;
-import static io.github.routingkit.TestSerialization.serialize;
+import io.github.routingkit.testing.TestSerialization;
+import static io.github.routingkit.testing.TestSerialization.deserialize;
+import static io.github.routingkit.testing.TestSerialization.serialize;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -25,7 +27,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * with a clear exception; never an out-of-range partition, a hang or an out-of-memory error.
  * Every case here failed (wrongly accepted, wrong exception, hang or OOM) before its fix.
  */
-class HostileSpecTest {
+class RoutingSpecHostileInputTest {
 
   private static void rejected(String spec, String property, String ruleFragment) {
     assertThatThrownBy(() -> RoutingSpec.parse(spec))
@@ -103,7 +105,7 @@ class HostileSpecTest {
 
   @Test
   void hugeButFiniteWeightsLayOutWithinTheTopic() {
-    // found by HostileFuzzProperties: n * 1e308 overflowed to Infinity, the segment's count became
+    // found by RoutingSpecFuzzProperties (then HostileFuzzProperties): n * 1e308 overflowed to Infinity, the segment's count became
     // Integer.MAX_VALUE and the layout ran out of memory ("Requested array size exceeds VM limit")
     for (String weights : new String[] {"order:1e308", "*:3,order:1e308", "a:1e-300,b:1e300,*:1e300"}) {
       KeyRouter r = RoutingSpec.parse("routing.segment.weights=" + weights).keyRouter();
@@ -237,6 +239,14 @@ class HostileSpecTest {
         }
       }
     }
+  }
+
+  @Test
+  void corruptSerializedSpecIsRejected() throws Exception {
+    byte[] bytes = serialize(RoutingSpec.defaults().withScheme(HashScheme.PULSAR_MURMUR3));
+    TestSerialization.replace(bytes, "pulsar-murmur3", "pulsar-murmurX"); // the first copy only
+    assertThatThrownBy(() -> deserialize(bytes)).isInstanceOf(InvalidObjectException.class)
+        .hasMessageContaining("pulsar-murmurX");
   }
 
   private static byte[] replace(byte[] data, String from, String to) {

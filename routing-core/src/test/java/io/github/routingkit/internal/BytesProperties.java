@@ -1,10 +1,10 @@
-package io.github.routingkit;
+package io.github.routingkit.internal;
 
-import io.github.routingkit.internal.Bytes;
 
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
 import io.github.routingkit.property.RoutingGen;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -56,5 +56,23 @@ class BytesProperties {
       assertThat(Bytes.word(a, fa, fa + n)).isEqualTo(Bytes.word(
           java.util.Arrays.copyOfRange(a, fa, fa + n), 0, n)); // near the end of the array too
     });
+  }
+
+  @Test
+  void bytesWordBounds() {
+    Random rnd = new Random(3);
+    for (int size = 0; size <= 20; size++) {
+      byte[] a = new byte[size];
+      rnd.nextBytes(a);
+      for (int from = 0; from <= size; from++) {
+        for (int to = from; to <= size; to++) {
+          long w = Bytes.word(a, from, to);
+          long e = 0;
+          int n = Math.min(8, to - from);
+          for (int i = n - 1; i >= 0; i--) e = (e << 8) | (a[from + i] & 0xFF);
+          assertThat(w).isEqualTo(e);
+        }
+      }
+    }
   }
 }

@@ -18,7 +18,7 @@ import java.util.List;
  * and the composed routers: ASCII, 2-, 3- and 4-byte characters, unpaired surrogates (which the JDK
  * encodes as {@code '?'}) and the separators themselves.
  */
-class TextKeyProperties {
+class KeyRouterTextKeyProperties {
   Gen<String> texts() {
     Gen<Character> chars = Gen.of('a', 'z', '0', ':', '|', '?', '\u007f', '\u0080',
         '\u00fc', '\u07ff', '\u0800', '\u20ac', '\uffff', '\ud83d', '\ude00', '\udbff', '\udc00');
