@@ -6,6 +6,7 @@ import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.placement.Placement;
 import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.router.canary.CanaryRouter;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
 import io.github.routingkit.router.segment.SegmentRouter;
 import io.github.routingkit.router.version.VersionedRouter;
@@ -41,6 +42,13 @@ import java.util.stream.Collectors;
  * hot keys over candidates within that range; the scheme and placement hash the key within what is
  * left. In code: {@code VersionedRouter(SegmentRouter(HotKeyRouter(HashRouter)))}, one
  * segment/hot-key chain per generation.
+ *
+ * <p>A <b>canary</b> (if {@value #CANARY_SHARE} is set) sits above all of that: the spec's other
+ * properties are the <em>old</em> spec, the {@value #CANARY_NEXT_PREFIX}{@code *} properties the
+ * <em>new</em> one (itself composed in the same order), and a key goes through the new spec iff its
+ * {@link CanaryRouter#point canary point} is below the share: {@code CanaryRouter(old, new, share)}.
+ * Raising the share only moves keys from the old spec to the new one; keyless messages follow the
+ * old spec.
  *
  * <h2>Properties</h2>
  * <table>
@@ -93,6 +101,13 @@ import java.util.stream.Collectors;
  *       <td>separator after the version prefix ({@code v2|order-17})</td></tr>
  *   <tr><td>{@value #VERSION_HEADER}</td><td>string</td><td>{@code routing-version}</td>
  *       <td>message property carrying the version (Pulsar)</td></tr>
+ *   <tr><td>{@value #CANARY_SHARE}</td><td>decimal in [0, 1] ({@code 0.05}) or percentage in
+ *       [0%, 100%] ({@code 5%})</td><td>none</td><td>share of keys routed by the new spec
+ *       ({@link CanaryRouter}); a percentage is divided by 100 exactly</td></tr>
+ *   <tr><td>{@value #CANARY_NEXT_PREFIX}{@code X}</td><td>as {@code routing.X}</td><td>none</td>
+ *       <td>the new spec's {@code routing.X}: {@code scheme}, {@code placement}, every
+ *       {@code segment.*}, {@code hotkey.*} and {@code version.*} key (not {@code keyless}, not
+ *       another canary)</td></tr>
  * </table>
  *
  * <h2>Rules</h2>
@@ -110,7 +125,13 @@ import java.util.stream.Collectors;
  *       {@code routing.segment.exclusive} without ranges or weights); both
  *       {@code routing.segment.ranges} and {@code .weights}; both {@code routing.segment.separator}
  *       and {@code .regex}; {@code routing.scheme} or {@code routing.placement} other than the
- *       default together with {@code routing.version.generations} (each generation names its own).</li>
+ *       default together with {@code routing.version.generations} (each generation names its own);
+ *       {@value #CANARY_NEXT_PREFIX}{@code *} without {@value #CANARY_SHARE}, the share without a
+ *       new-spec property, {@code routing.canary.next.keyless} (keyless messages follow the old
+ *       spec) and a canary inside the new spec. The new spec's own problems are reported under
+ *       their {@code routing.canary.next.*} names.</li>
+ *   <li>Detector memory: the old spec's detectors (one per generation) and the new spec's together
+ *       must fit 64 MiB ({@link #claimedMemoryBytes()}).</li>
  *   <li>Any bad key, value or combination throws {@link RoutingConfigException} (an
  *       {@link IllegalArgumentException}) naming the property, the value and the rule, at parse
  *       time. The only checks that need the topic's partition count (a segment range beyond it, an
@@ -176,16 +197,42 @@ public final class RoutingSpec implements Serializable {
   public static final String VERSION_SEPARATOR = "routing.version.separator";
   /** The message property carrying the version (default {@code routing-version}). */
   public static final String VERSION_HEADER = "routing.version.header";
+  /**
+   * The canary share: a decimal in [0, 1] ({@code 0.05}) or a percentage in [0%, 100%]
+   * ({@code 5%}); the keys whose {@link CanaryRouter#point canary point} is below it go through the
+   * new spec given under {@value #CANARY_NEXT_PREFIX}.
+   */
+  public static final String CANARY_SHARE = "routing.canary.share";
+  /**
+   * Prefix of the new spec of a canary rollout: {@code routing.canary.next.X} is the new spec's
+   * {@code routing.X} (every property but {@code routing.keyless} and the canary's own), e.g.
+   * {@code routing.canary.next.placement=jump}.
+   */
+  public static final String CANARY_NEXT_PREFIX = "routing.canary.next.";
 
   private static final Set<String> LAYER_KEYS = Set.of(SEGMENT_RANGES, SEGMENT_WEIGHTS,
       SEGMENT_EXCLUSIVE, SEGMENT_SEPARATOR, SEGMENT_REGEX, HOTKEY_KEYS, HOTKEY_DETECT,
       HOTKEY_THRESHOLD, HOTKEY_MEMORY, HOTKEY_WINDOW, HOTKEY_SAMPLE, HOTKEY_CANDIDATES,
       HOTKEY_CHOICE,
       VERSION_GENERATIONS, VERSION_DEFAULT, VERSION_SOURCE, VERSION_SEPARATOR, VERSION_HEADER);
+  /** {@value #CANARY_SHARE} and the new spec's keys: every plain key but keyless, prefixed. */
+  private static final Set<String> CANARY_KEYS;
   private static final Set<String> KEYS;
+  private static final Set<String> ALL_LAYER_KEYS;
 
   static {
-    Set<String> keys = new TreeSet<>(LAYER_KEYS);
+    Set<String> canary = new TreeSet<>();
+    canary.add(CANARY_SHARE);
+    for (String k : LAYER_KEYS) {
+      canary.add(CANARY_NEXT_PREFIX + k.substring(PREFIX.length()));
+    }
+    canary.add(CANARY_NEXT_PREFIX + SCHEME.substring(PREFIX.length()));
+    canary.add(CANARY_NEXT_PREFIX + PLACEMENT.substring(PREFIX.length()));
+    CANARY_KEYS = Collections.unmodifiableSet(canary);
+    Set<String> layers = new TreeSet<>(LAYER_KEYS);
+    layers.addAll(CANARY_KEYS);
+    ALL_LAYER_KEYS = Collections.unmodifiableSet(layers);
+    Set<String> keys = new TreeSet<>(ALL_LAYER_KEYS);
     keys.add(SCHEME);
     keys.add(KEYLESS);
     keys.add(PLACEMENT);
@@ -274,9 +321,14 @@ public final class RoutingSpec implements Serializable {
     return new RoutingSpec(scheme, placementMode, keyless, layers);
   }
 
+  /** The canary's properties: the share and every {@value #CANARY_NEXT_PREFIX} key. */
+  static Set<String> canaryKeys() {
+    return CANARY_KEYS;
+  }
+
   /** The layer properties: every known property but scheme, keyless and placement. */
   static Set<String> layerKeys() {
-    return LAYER_KEYS;
+    return ALL_LAYER_KEYS;
   }
 
   /**
@@ -336,6 +388,11 @@ public final class RoutingSpec implements Serializable {
     return router;
   }
 
+  /** The old spec's router: version, or segment &rarr; hot key &rarr; hash. */
+  private KeyRouter base() {
+    return typed.generations() != null ? versioned() : chain(scheme, placement());
+  }
+
   private VersionedRouter versioned() {
     VersionedRouter.Builder b = VersionedRouter.builder();
     for (RoutingSpecParser.Generation g : typed.generations()) {
@@ -353,20 +410,42 @@ public final class RoutingSpec implements Serializable {
    * cannot route such a spec.
    */
   public boolean readsVersionFromHeader() {
-    return typed.generations() != null && typed.source().equals("header");
+    return typed.generations() != null && typed.source().equals("header")
+        || typed.canaryNext() != null && typed.canaryNext().readsVersionFromHeader();
   }
 
   /**
    * Returns the most memory routers built from this spec may claim for hot-key detection, in bytes:
-   * one detector per generation, allocated when first used; at most 64 MiB
-   * ({@link KeyRouter#claimedMemoryBytes()}).
+   * one detector per generation, allocated when first used, plus the canary's new spec's; at most
+   * 64 MiB in all ({@link KeyRouter#claimedMemoryBytes()}).
    */
   public long claimedMemoryBytes() {
-    if (typed.hotKeys() == null) {
-      return 0;
-    }
-    int chains = typed.generations() == null ? 1 : typed.generations().size();
-    return (long) chains * typed.hotKeys().detectorMemoryBytes();
+    return RoutingSpecParser.claimed(typed)
+        + (typed.canaryNext() == null ? 0 : typed.canaryNext().claimedMemoryBytes());
+  }
+
+  /**
+   * Returns the canary's new spec ({@value #CANARY_NEXT_PREFIX}{@code *} as plain
+   * {@code routing.*} properties, its keyless policy this spec's), or null without a canary.
+   */
+  public RoutingSpec canaryNext() {
+    return typed.canaryNext() == null ? null : typed.canaryNext().withKeyless(keyless);
+  }
+
+  /** Returns the canary share in [0, 1] ({@value #CANARY_SHARE}), or NaN without a canary. */
+  public double canaryShare() {
+    return typed.canaryNext() == null ? Double.NaN : typed.canaryShare();
+  }
+
+  /**
+   * Returns this spec without its canary: the old spec, whose router routes the keys outside the
+   * canary and every keyless message (this spec itself if it has no canary).
+   */
+  public RoutingSpec withoutCanary() {
+    Map<String, String> copy = new TreeMap<>(layers);
+    copy.keySet().removeAll(CANARY_KEYS);
+    return copy.size() == layers.size() ? this
+        : new RoutingSpec(scheme, placementMode, keyless, copy);
   }
 
   /** Returns a copy with the given hash scheme. */
@@ -395,11 +474,12 @@ public final class RoutingSpec implements Serializable {
    * input.
    *
    * @throws RoutingConfigException if {@code key} is not a layer property ({@code routing.segment.*},
-   *     {@code routing.hotkey.*}, {@code routing.version.*}), or for a bad value or combination
+   *     {@code routing.hotkey.*}, {@code routing.version.*}, {@code routing.canary.*}), or for a bad
+   *     value or combination
    */
   public RoutingSpec with(String key, String value) {
-    if (!LAYER_KEYS.contains(key)) {
-      throw new RoutingConfigException(key, value, "must be one of " + new TreeSet<>(LAYER_KEYS)
+    if (!ALL_LAYER_KEYS.contains(key)) {
+      throw new RoutingConfigException(key, value, "must be one of " + ALL_LAYER_KEYS
           + " (use withScheme, withPlacement, withKeyless for the others)");
     }
     Map<String, String> copy = new TreeMap<>(layers);
@@ -430,13 +510,18 @@ public final class RoutingSpec implements Serializable {
   }
 
   /**
-   * Builds a new router for this spec, composed version &rarr; segment &rarr; hot key &rarr;
-   * scheme/placement (layers that are not configured are left out; with no layer it is a
-   * {@link HashRouter}). Each call returns a new instance with its own keyless and hot-key state;
+   * Builds a new router for this spec, composed canary &rarr; version &rarr; segment &rarr; hot key
+   * &rarr; scheme/placement (layers that are not configured are left out; with no layer it is a
+   * {@link HashRouter}; with a canary a {@link CanaryRouter} of this spec's other layers and the
+   * new spec's router). Each call returns a new instance with its own keyless and hot-key state;
    * keyed routing of pure layers is identical across instances.
    */
   public KeyRouter keyRouter() {
-    return typed.generations() != null ? versioned() : chain(scheme, placement());
+    KeyRouter base = base();
+    if (typed.canaryNext() == null) {
+      return base;
+    }
+    return CanaryRouter.of(base, typed.canaryNext().keyRouter(), typed.canaryShare());
   }
 
   /**

@@ -42,7 +42,17 @@ final class RoutingSpecParser {
 
   /** The layers of a spec, typed and checked; null fields are layers that are not configured. */
   record Layers(SegmentDefinition segments, HotKeyOptions hotKeys, List<Generation> generations,
-      String defaultVersion, String source, String separator, String header) {}
+      String defaultVersion, String source, String separator, String header, double canaryShare,
+      RoutingSpec canaryNext) {}
+
+  /** The old spec's detector memory: one detector per generation (one without generations). */
+  static long claimed(Layers typed) {
+    if (typed.hotKeys() == null) {
+      return 0;
+    }
+    int chains = typed.generations() == null ? 1 : typed.generations().size();
+    return (long) chains * typed.hotKeys().detectorMemoryBytes();
+  }
 
   /** One parsed entry of {@value RoutingSpec#VERSION_GENERATIONS}; count 0 follows the topic. */
   record Generation(String name, HashScheme scheme, PlacementMode placement, int count) {}
@@ -78,6 +88,14 @@ final class RoutingSpecParser {
             placementMode = PlacementMode.parse(PLACEMENT, value, raw);
             break;
           default:
+            if (key.equals(CANARY_NEXT_PREFIX + "keyless")) {
+              throw new RoutingConfigException(key, raw, "is not a property of the new spec:"
+                  + " keyless messages follow the old spec's " + KEYLESS);
+            }
+            if (key.startsWith(CANARY_NEXT_PREFIX + "canary.")) {
+              throw new RoutingConfigException(key, raw, "is not a property of the new spec:"
+                  + " a canary's new spec cannot hold another canary");
+            }
             if (!RoutingSpec.layerKeys().contains(key)) {
               String near = nearest(key, knownProperties());
               throw new RoutingConfigException(key, raw, "unknown property"
@@ -126,7 +144,9 @@ final class RoutingSpecParser {
 
   /** Trims list items of list-valued properties, so equal specs print equally. */
   static String normalize(String key, String value) {
-    return SINGLE_VALUED.contains(key) ? value : String.join(",", Values.items(value));
+    String plain = key.startsWith(CANARY_NEXT_PREFIX)
+        ? PREFIX + key.substring(CANARY_NEXT_PREFIX.length()) : key;
+    return SINGLE_VALUED.contains(plain) ? value : String.join(",", Values.items(value));
   }
 
   static RoutingSpec parse(String spec) {
@@ -281,12 +301,49 @@ final class RoutingSpecParser {
             + " bytes (64 MiB)");
       }
     }
+    double share = c.canaryShare();
+    RoutingSpec next = c.canaryNext(share);
+    if (next != null && hotKeys != null) {
+      long old = (generations == null ? 1L : generations.size()) * hotKeys.detectorMemoryBytes();
+      long total = old + next.claimedMemoryBytes();
+      if (total > HotKeyRouter.MAX_MEMORY) {
+        c.problem(CANARY_NEXT_PREFIX + "hotkey.memory", layers.get(CANARY_NEXT_PREFIX
+            + "hotkey.memory"), "gives the new spec " + next.claimedMemoryBytes()
+            + " bytes of detector memory next to the old spec's " + old + ", " + total
+            + " in all; the total must be at most " + HotKeyRouter.MAX_MEMORY + " bytes (64 MiB)");
+      }
+    }
     if (!c.problems.isEmpty()) {
       throw RoutingConfigException.of(c.problems);
     }
     return new Layers(segments, hotKeys, generations, layers.get(VERSION_DEFAULT),
         layers.getOrDefault(VERSION_SOURCE, "key-prefix"), layers.getOrDefault(VERSION_SEPARATOR, "|"),
-        layers.getOrDefault(VERSION_HEADER, "routing-version"));
+        layers.getOrDefault(VERSION_HEADER, "routing-version"), share, next);
+  }
+
+  /** The rule of {@value RoutingSpec#CANARY_SHARE}. */
+  static final String SHARE_RULE =
+      "must be a decimal share in [0, 1] (0.05) or a percentage in [0%, 100%] (5%)";
+
+  /**
+   * Parses a canary share: a plain decimal in [0, 1] or a plain decimal percentage in [0, 100]
+   * followed by {@code %} (divided by 100 exactly, then rounded once to a double); NaN if neither.
+   */
+  static double parseShare(String text) {
+    if (text == null) {
+      return Double.NaN;
+    }
+    String t = text.trim();
+    boolean percent = t.endsWith("%");
+    if (percent) {
+      t = t.substring(0, t.length() - 1).trim();
+    }
+    if (Double.isNaN(Values.parseDecimal(t))) {
+      return Double.NaN;
+    }
+    double v = percent ? new java.math.BigDecimal(t).movePointLeft(2).doubleValue()
+        : Values.parseDecimal(t);
+    return v >= 0 && v <= 1 ? v : Double.NaN;
   }
 
   /** One check of one spec: the layer properties and the problems found so far. */
@@ -428,6 +485,54 @@ final class RoutingSpecParser {
         // the option's own message names the typed value; report the property's text
         problems.add(new RoutingConfigException(e.property(),
             layers.getOrDefault(e.property(), String.valueOf(e.value())), e.rule()));
+        return null;
+      }
+    }
+
+    /** The canary share, NaN when it is not set or bad (a bad one is a problem). */
+    double canaryShare() {
+      if (!has(CANARY_SHARE)) {
+        return Double.NaN;
+      }
+      double share = parseShare(get(CANARY_SHARE));
+      if (Double.isNaN(share)) {
+        problem(CANARY_SHARE, get(CANARY_SHARE), SHARE_RULE);
+      }
+      return share;
+    }
+
+    /**
+     * The canary's new spec: the {@code routing.canary.next.*} properties read as a spec of their
+     * own, its problems reported under their canary names; null without a canary or with a
+     * problem.
+     */
+    RoutingSpec canaryNext(double share) {
+      Map<String, String> inner = new TreeMap<>();
+      List<String> nextKeys = new ArrayList<>();
+      for (Map.Entry<String, String> e : layers.entrySet()) {
+        if (e.getKey().startsWith(CANARY_NEXT_PREFIX)) {
+          nextKeys.add(e.getKey());
+          inner.put(PREFIX + e.getKey().substring(CANARY_NEXT_PREFIX.length()), e.getValue());
+        }
+      }
+      if (!has(CANARY_SHARE)) {
+        requires(CANARY_SHARE + " is set", nextKeys.toArray(new String[0]));
+        return null;
+      }
+      if (inner.isEmpty()) {
+        problem(CANARY_SHARE, get(CANARY_SHARE), "has no effect unless a " + CANARY_NEXT_PREFIX
+            + "* property names the new spec (e.g. " + CANARY_NEXT_PREFIX + "placement=jump)");
+        return null;
+      }
+      try {
+        RoutingSpec next = RoutingSpecParser.parse(inner);
+        return Double.isNaN(share) ? null : next;
+      } catch (RoutingConfigException e) {
+        for (RoutingConfigException p : e.problems()) {
+          String name = p.property() != null && p.property().startsWith(PREFIX)
+              ? CANARY_NEXT_PREFIX + p.property().substring(PREFIX.length()) : p.property();
+          problem(name, p.value(), p.rule() + " (in the canary's new spec)");
+        }
         return null;
       }
     }

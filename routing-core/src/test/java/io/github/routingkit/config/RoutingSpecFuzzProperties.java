@@ -152,7 +152,14 @@ class RoutingSpecFuzzProperties {
         Gen.of("v1", "v2", "v9").map(s -> "routing.version.default=" + s),
         Gen.of("kafka-murmur2", "xxh3-64", "bogus").map(s -> "routing.scheme=" + s),
         Gen.of("native", "jump", "modulo", "jump-back").map(s -> "routing.placement=" + s),
-        Gen.of("round-robin", "sticky", "random").map(s -> "routing.keyless=" + s));
+        Gen.of("round-robin", "sticky", "random").map(s -> "routing.keyless=" + s),
+        Gen.oneOf(number, Gen.of("5%", "100%", "101%", "-1%", "%", "0.5%%"))
+            .map(s -> "routing.canary.share=" + s),
+        Gen.of("jump", "native", "bogus").map(s -> "routing.canary.next.placement=" + s),
+        Gen.of("xxh3-64", "pulsar-murmur3", "x").map(s -> "routing.canary.next.scheme=" + s),
+        range.list(1, 3).map(l -> "routing.canary.next.segment.ranges=" + String.join(",", l)),
+        name.list(0, 3).map(l -> "routing.canary.next.hotkey.keys=" + String.join(",", l)),
+        Gen.of("random", "sticky").map(s -> "routing.canary.next.keyless=" + s));
     // one entry per property name (the first drawn wins)
     return entry.list(0, 6).map(l -> {
       java.util.Map<String, String> byName = new java.util.LinkedHashMap<>();

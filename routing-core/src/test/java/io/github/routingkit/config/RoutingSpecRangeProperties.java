@@ -24,45 +24,10 @@ import java.util.List;
  */
 class RoutingSpecRangeProperties {
   Gen<String> specs() {
-    Gen<String> scheme = Gen.of(HashScheme.values()).map(s -> "routing.scheme=" + s.id());
-    Gen<String> placement = Gen.of("native", "modulo", "jump", "jump-back").map(p -> "routing.placement=" + p);
-    Gen<String> segments = Gen.of(
-        "routing.segment.ranges=a:0-2,b:3-4, routing.segment.exclusive=b",
-        "routing.segment.weights=a:3,b:1,*:1, routing.segment.exclusive=a,b",
-        "routing.segment.weights=a:1,b:1",
-        "routing.segment.ranges=a:0,b:5-9, routing.segment.separator=/");
-    Gen<String> hot = Gen.of(
-        "routing.hotkey.keys=a:1,b/1,k1, routing.hotkey.choice=value-hash",
-        "routing.hotkey.keys=a:1, routing.hotkey.candidates=all, routing.hotkey.choice=round-robin",
-        "routing.hotkey.detect=true, routing.hotkey.threshold=0.2, routing.hotkey.window=1000,"
-            + " routing.hotkey.memory=2000, routing.hotkey.candidates=3");
-    Gen<String> versions = Gen.of(
-        "routing.version.generations=v1:kafka-murmur2:native:6,v2:xxh3-64:jump:*,"
-            + " routing.version.default=v1",
-        "routing.version.generations=old:sarama-fnv1a,new:librdkafka-crc32:jump:9,"
-            + " routing.version.default=new, routing.version.separator=#",
-        "routing.version.generations=v1:pulsar-murmur3:jump:8,v2:xxh3-64:jump-back:*,"
-            + " routing.version.default=v2");
-    return Gen.combine(scheme, placement, segments.injectNull(0.4), hot.injectNull(0.4),
-        versions.injectNull(0.6), (s, p, seg, h, v) -> {
-          List<String> parts = new ArrayList<>();
-          if (v == null) {
-            parts.add(s);
-            parts.add(p);
-          } else {
-            parts.add(v);
-          }
-          if (seg != null) {
-            parts.add(seg);
-          }
-          if (h != null) {
-            parts.add(h);
-          }
-          return String.join(", ", parts);
-        });
+    return RoutingGen.specs();
   }
   Gen<List<String>> keys() {
-    return Gen.combine(Gen.of("", "a:", "b:", "b/", "v2|", "v1|b:", "new#a:", "old#"),
+    return Gen.combine(Gen.of("", "a:", "b:", "b/", "v2|", "v1|b:", "new#a:", "old#", "x|a:"),
         Gen.strings(0, 12), (prefix, rest) -> prefix + rest)
         .list(1, 30);
   }

@@ -1,6 +1,8 @@
 package io.github.routingkit.property;
 
+import io.github.routingkit.hash.HashScheme;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,6 +19,73 @@ public final class RoutingGen {
       "@types/node", "1700000000000", "x".repeat(100 * 1024));
 
   private RoutingGen() {}
+
+  /**
+   * Valid routing spec strings combining every layer: scheme and placement, or generations;
+   * segments, hot keys (configured or detected) and, in about half of them, a canary
+   * ({@code routing.canary.share} as a decimal or a percentage, 0 and 1 included) whose new spec
+   * is itself layered.
+   */
+  public static Gen<String> specs() {
+    Gen<String> scheme = Gen.of(HashScheme.values()).map(s -> "routing.scheme=" + s.id());
+    Gen<String> placement = Gen.of("native", "modulo", "jump", "jump-back").map(p -> "routing.placement=" + p);
+    Gen<String> segments = Gen.of(
+        "routing.segment.ranges=a:0-2,b:3-4, routing.segment.exclusive=b",
+        "routing.segment.weights=a:3,b:1,*:1, routing.segment.exclusive=a,b",
+        "routing.segment.weights=a:1,b:1",
+        "routing.segment.ranges=a:0,b:5-9, routing.segment.separator=/");
+    Gen<String> hot = Gen.of(
+        "routing.hotkey.keys=a:1,b/1,k1, routing.hotkey.choice=value-hash",
+        "routing.hotkey.keys=a:1, routing.hotkey.candidates=all, routing.hotkey.choice=round-robin",
+        "routing.hotkey.detect=true, routing.hotkey.threshold=0.2, routing.hotkey.window=1000,"
+            + " routing.hotkey.memory=2000, routing.hotkey.candidates=3");
+    Gen<String> versions = Gen.of(
+        "routing.version.generations=v1:kafka-murmur2:native:6,v2:xxh3-64:jump:*,"
+            + " routing.version.default=v1",
+        "routing.version.generations=old:sarama-fnv1a,new:librdkafka-crc32:jump:9,"
+            + " routing.version.default=new, routing.version.separator=#",
+        "routing.version.generations=v1:pulsar-murmur3:jump:8,v2:xxh3-64:jump-back:*,"
+            + " routing.version.default=v2");
+    Gen<String> layered = Gen.combine(scheme, placement, segments.injectNull(0.4),
+        hot.injectNull(0.4), versions.injectNull(0.6), (s, p, seg, h, v) -> {
+          List<String> parts = new ArrayList<>();
+          if (v == null) {
+            parts.add(s);
+            parts.add(p);
+          } else {
+            parts.add(v);
+          }
+          if (seg != null) {
+            parts.add(seg);
+          }
+          if (h != null) {
+            parts.add(h);
+          }
+          return String.join(", ", parts);
+        });
+    return Gen.combine(layered, canaries().injectNull(0.5),
+        (old, canary) -> canary == null ? old : old + ", " + canary);
+  }
+
+  /** The canary part of {@link #specs()}: a share and a (layered) new spec. */
+  public static Gen<String> canaries() {
+    Gen<String> share = Gen.oneOf(
+        Gen.of("0", "1", "0%", "100%", "0.01", "5%", "0.25", "0.5%", "1e-2", "12.5%"),
+        Gen.ints(0, 1000).map(i -> Double.toString(i / 1000.0)));
+    Gen<String> next = Gen.of(
+        "routing.canary.next.placement=jump",
+        "routing.canary.next.scheme=xxh3-64",
+        "routing.canary.next.scheme=pulsar-murmur3, routing.canary.next.placement=jump-back",
+        "routing.canary.next.scheme=librdkafka-crc32, routing.canary.next.placement=modulo",
+        "routing.canary.next.placement=jump, routing.canary.next.segment.ranges=a:0-2,b:3-4,"
+            + " routing.canary.next.segment.exclusive=b",
+        "routing.canary.next.hotkey.keys=a:1,k1, routing.canary.next.hotkey.choice=value-hash",
+        "routing.canary.next.hotkey.detect=true, routing.canary.next.hotkey.memory=2000,"
+            + " routing.canary.next.hotkey.threshold=0.2",
+        "routing.canary.next.version.generations=v1:kafka-murmur2:native:6,v2:xxh3-64:jump,"
+            + " routing.canary.next.version.default=v2");
+    return Gen.combine(share, next, (s, n) -> "routing.canary.share=" + s + ", " + n);
+  }
 
   /** Partition counts in {@code [1, 10000]}; edge cases 1, 2, 10,000. */
   public static Gen<Integer> partitions() {

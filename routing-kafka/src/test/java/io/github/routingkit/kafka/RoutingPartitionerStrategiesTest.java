@@ -49,6 +49,38 @@ class RoutingPartitionerStrategiesTest {
     assertThat(seen).hasSize(4);
   }
 
+  /** Issue 17: a canary reaches Kafka through the producer configs, no adapter change. */
+  @Test
+  void canaryRoutesItsShareByTheNewSpecAndTheRestByTheOld() {
+    Map<String, Object> configs = Map.of("bootstrap.servers", "x:1",
+        "routing.canary.share", "25%", "routing.canary.next.scheme", "xxh3-64");
+    RoutingPartitioner partitioner = new RoutingPartitioner();
+    partitioner.configure(configs);
+    io.github.routingkit.config.RoutingSpec spec = io.github.routingkit.config.RoutingSpec.parse(configs);
+    io.github.routingkit.KeyRouter old = spec.withoutCanary().keyRouter();
+    io.github.routingkit.KeyRouter next = spec.canaryNext().keyRouter();
+    Cluster cluster = cluster("t", 12);
+    int moved = 0;
+    for (int i = 0; i < 4000; i++) {
+      byte[] key = ("order-" + i).getBytes(UTF_8);
+      boolean canary = io.github.routingkit.router.canary.CanaryRouter.point(key) < 0.25;
+      int p = partitioner.partition("t", null, key, null, null, cluster);
+      assertThat(p).isEqualTo((canary ? next : old).partition(key, 12));
+      moved += p != old.partition(key, 12) ? 1 : 0;
+    }
+    assertThat(moved).isBetween(800, 1000); // 25 % in the canary, 11/12 of those move
+    // keyless records keep the old spec's (Kafka default) batching policy
+    assertThat(partitioner.keylessBatchSize()).isEqualTo(16384);
+    assertThatThrownBy(() -> new RoutingPartitioner().configure(Map.of(
+        "routing.canary.share", "5%", "routing.canary.next.version.generations", "v1:xxh3-64",
+        "routing.canary.next.version.default", "v1", "routing.canary.next.version.source",
+        "header"))).isInstanceOf(ConfigException.class).hasMessageContaining("header");
+    assertThatThrownBy(() -> new RoutingPartitioner().configure(Map.of(
+        "routing.canary.share", "half", "routing.canary.next.placement", "jump")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("routing.canary.share")
+        .hasMessageContaining("half");
+  }
+
   @Test
   void badStrategyConfigIsAConfigException() {
     assertThatThrownBy(() -> new RoutingPartitioner().configure(

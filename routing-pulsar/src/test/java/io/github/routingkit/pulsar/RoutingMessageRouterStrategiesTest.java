@@ -53,6 +53,29 @@ class RoutingMessageRouterStrategiesTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'v7'");
   }
 
+  /** Issue 17: a canary reaches Pulsar through the spec; a version header in the new spec is read. */
+  @Test
+  void canaryRoutesItsShareByTheNewSpec() {
+    RoutingSpec spec = RoutingSpec.parse("routing.scheme=pulsar-java-string,"
+        + " routing.canary.share=0.3, routing.canary.next.version.generations="
+        + "v1:pulsar-murmur3,v2:xxh3-64:jump, routing.canary.next.version.default=v1,"
+        + " routing.canary.next.version.source=header");
+    RoutingMessageRouter router = new RoutingMessageRouter(spec);
+    int in = 0;
+    for (int i = 0; i < 3000; i++) {
+      String key = "order-" + i;
+      boolean canary = io.github.routingkit.router.canary.CanaryRouter.point(key) < 0.3;
+      in += canary ? 1 : 0;
+      assertThat(router.choosePartition(message(key, Map.of(), null), SIXTEEN))
+          .isEqualTo(canary ? Routers.pulsarMurmur3().partition(key, 16)
+              : Routers.pulsarDefault().partition(key, 16));
+      assertThat(router.choosePartition(message(key, Map.of("routing-version", "v2"), null),
+          SIXTEEN)).isEqualTo(canary ? Routers.consistent().partition(key, 16)
+              : Routers.pulsarDefault().partition(key, 16));
+    }
+    assertThat(in).isBetween(800, 1000); // 900 expected, sigma 25
+  }
+
   @Test
   void valueHashReadsThePayloadOnlyWhenNeeded() {
     RoutingMessageRouter plain = new RoutingMessageRouter(RoutingSpec.defaults());

@@ -203,12 +203,15 @@ final class ConfigLint {
       if ("random".equals(producerRouting.get("routing.keyless"))) {
         impure = "routing.keyless=random";
       }
-      boolean hot = producerRouting.containsKey("routing.hotkey.keys")
-          || "true".equalsIgnoreCase(producerRouting.get("routing.hotkey.detect"));
-      String choice = producerRouting.getOrDefault("routing.hotkey.choice", "least-loaded");
-      if (hot && !choice.equals("value-hash")) {
-        impure = (impure == null ? "" : impure + " and ") + "hot keys with routing.hotkey.choice="
-            + choice;
+      // the old spec's hot keys, and a canary's new spec's (routing.canary.next.hotkey.*)
+      for (String prefix : List.of("routing.", "routing.canary.next.")) {
+        boolean hot = producerRouting.containsKey(prefix + "hotkey.keys")
+            || "true".equalsIgnoreCase(producerRouting.get(prefix + "hotkey.detect"));
+        String choice = producerRouting.getOrDefault(prefix + "hotkey.choice", "least-loaded");
+        if (hot && !choice.equals("value-hash")) {
+          impure = (impure == null ? "" : impure + " and ") + "hot keys with " + prefix
+              + "hotkey.choice=" + choice;
+        }
       }
       if (impure != null) {
         out.add(new Finding(Rule.RK010, Severity.ERROR, producerName, (kafka

@@ -105,23 +105,7 @@ final class RouterOptions {
       if (scheme != null || placement != null) {
         throw new ParameterException(cmd, "give either --spec or --scheme/--placement, not both");
       }
-      Properties p = new Properties();
-      try (Reader r = Files.newBufferedReader(spec, StandardCharsets.UTF_8)) {
-        p.load(r);
-      } catch (java.nio.charset.CharacterCodingException e) {
-        throw new KeyInput.InputException("cannot read --spec " + spec + ": not UTF-8 text");
-      } catch (java.nio.file.NoSuchFileException e) {
-        throw new KeyInput.InputException("cannot read --spec " + spec + ": no such file");
-      } catch (IOException e) {
-        throw new KeyInput.InputException("cannot read --spec " + spec + ": " + e.getMessage());
-      } catch (IllegalArgumentException e) { // Properties.load: a malformed unicode escape
-        throw new KeyInput.InputException("bad --spec " + spec + ": " + e.getMessage());
-      }
-      try {
-        return new SpecRouter(RoutingSpec.parse(p).keyRouter(), "--spec " + spec);
-      } catch (RuntimeException e) {
-        throw new KeyInput.InputException("bad --spec " + spec + ": " + e.getMessage());
-      }
+      return new SpecRouter(loadSpec(spec, "--spec").keyRouter(), "--spec " + spec);
     }
     HashScheme s = scheme(cmd);
     Placement pl = placement(cmd, s);
@@ -131,6 +115,30 @@ final class RouterOptions {
       cmd.getErr().flush();
     }
     return HashRouter.of(s, pl, KeylessPolicy.ROUND_ROBIN);
+  }
+
+  /**
+   * Reads a properties file of {@code routing.*} keys into a spec; any problem (unreadable, not
+   * UTF-8, a bad escape, a bad spec) is bad input (exit 2) naming {@code option} and the file.
+   */
+  static RoutingSpec loadSpec(Path file, String option) {
+    Properties p = new Properties();
+    try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      p.load(r);
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new KeyInput.InputException("cannot read " + option + " " + file + ": not UTF-8 text");
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new KeyInput.InputException("cannot read " + option + " " + file + ": no such file");
+    } catch (IOException e) {
+      throw new KeyInput.InputException("cannot read " + option + " " + file + ": " + e.getMessage());
+    } catch (IllegalArgumentException e) { // Properties.load: a malformed unicode escape
+      throw new KeyInput.InputException("bad " + option + " " + file + ": " + e.getMessage());
+    }
+    try {
+      return RoutingSpec.parse(p);
+    } catch (RuntimeException e) {
+      throw new KeyInput.InputException("bad " + option + " " + file + ": " + e.getMessage());
+    }
   }
 
   /**

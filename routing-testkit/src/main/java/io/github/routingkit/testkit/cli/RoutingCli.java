@@ -9,12 +9,13 @@ import picocli.CommandLine.Spec;
  * The {@code routing} command: answers "is my key hot?" ({@code analyze}), "what moves if I add
  * partitions?" ({@code resize}), "how many partitions do I need?" ({@code plan}) and "where would
  * each client put this key?" ({@code compare}) and "where did per-key order break, and which
- * layer broke it?" ({@code audit}).
+ * layer broke it?" ({@code audit}) and "what does each step of my canary rollout move?"
+ * ({@code rollout}).
  *
  * <p>Exit codes, the same for every subcommand: 0 success; 1 a check failed ({@code analyze
  * --fail-above} exceeded, {@code plan} finds no partition count enough while the hot key stays on
  * one partition, {@code audit} found out-of-order pairs,
- * {@code lint} found an error); 2 bad input (arguments, an unreadable or empty key file, an invalid {@code --spec}
+ * {@code lint} found an error, a {@code rollout} step moves more than {@code --max-moved}); 2 bad input (arguments, an unreadable or empty key file, an invalid {@code --spec}
  * or one that cannot route on the partition count given, an argument the JVM could not decode);
  * 3 internal error (a bug: please report it). Errors are one line on stderr, never a stack trace
  * (set {@code ROUTING_DEBUG=1} to get the trace of an internal error as well).
@@ -23,10 +24,11 @@ import picocli.CommandLine.Spec;
     versionProvider = RoutingCli.Version.class,
     description = "Key-routing analysis for Kafka and Pulsar topics.",
     subcommands = {AnalyzeCommand.class, ResizeCommand.class, PlanCommand.class,
-        CompareCommand.class, AuditCommand.class, LintCommand.class, CommandLine.HelpCommand.class},
+        CompareCommand.class, AuditCommand.class, LintCommand.class, RolloutCommand.class,
+        CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:success", "1:check failed (analyze --fail-above exceeded; plan: no"
-        + " partition count is enough while the hot key stays on one partition; audit found out-of-order pairs; lint errors)",
+        + " partition count is enough while the hot key stays on one partition; audit found out-of-order pairs; lint errors; a rollout step above --max-moved)",
         "2:bad input (arguments, key file, --spec)", "3:internal error (please report)"})
 public final class RoutingCli implements Runnable {
   /** Exit code of a failed check: {@code analyze --fail-above}, {@code plan}'s hot-key verdict. */
@@ -112,7 +114,7 @@ public final class RoutingCli implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(),
-        "missing a command: analyze, resize, plan, compare, audit or lint");
+        "missing a command: analyze, resize, plan, compare, audit, lint or rollout");
   }
 
   /**

@@ -141,6 +141,12 @@ class LintCommandTest {
     Result pure = lint("kafka/transactional-pure-producer.properties",
         "kafka/clean-consumer.properties");
     assertThat(pure.out()).doesNotContain("RK010");
+    // a canary's new spec counts too: its hot keys choose by load
+    Result canary = lint("kafka/transactional-canary-producer.properties",
+        "kafka/clean-consumer.properties");
+    assertThat(canary.out()).contains("ERROR RK010")
+        .contains("routing.canary.next.hotkey.choice=least-loaded")
+        .doesNotContain("RK001"); // canary keys are known routing.* keys, no typo finding
     Result pulsar = lint("pulsar/transactional-producer.properties",
         "pulsar/clean-consumer.properties", "--flavor", "pulsar");
     assertThat(pulsar.out()).contains("ERROR RK010").contains("enableTransaction=true");

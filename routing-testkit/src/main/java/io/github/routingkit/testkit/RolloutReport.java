@@ -1,0 +1,383 @@
+package io.github.routingkit.testkit;
+
+import io.github.routingkit.KeyRouter;
+import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.router.canary.CanaryRouter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What each step of a canary rollout by key ({@code routing.canary.*}, {@link CanaryRouter}) does
+ * to a key sample: for a plan of shares such as 1 %, 5 %, 25 %, 100 %, the keys and the messages
+ * that switch from the old router to the new one at each step, those of them whose partition
+ * changes ("move"), the same cumulatively, and which partitions gain or lose load.
+ *
+ * <p>The sample is a sequence of message keys (repeats allowed: each element is one message, so a
+ * hot key weighs by its traffic). The rollout starts at share 0 (every key on the old router).
+ * Because the canary is monotone, a key switches at exactly one step: the first whose share is
+ * above its {@link CanaryRouter#point canary point}; so the step figures add up to the cumulative
+ * ones, and the cumulative figures at share 1 are what a direct switch from the old to the new
+ * router moves ({@link MigrationPlan} of the two). Message figures are exact for any sample size;
+ * key figures are exact up to {@code exactKeyLimit} distinct keys, NaN past it (the keys are
+ * counted in bounded memory, as in {@link DistributionReport}). A router whose choice depends on
+ * earlier traffic (hot-key detection, least-loaded choice) is fed the whole sample once.
+ * Immutable once built; the builder is not thread-safe.
+ */
+public final class RolloutReport {
+  /** The most partitions a rollout report lays out (per step and partition). */
+  public static final int MAX_PARTITIONS = 1 << 16;
+  /** The most steps a plan may have. */
+  public static final int MAX_STEPS = 100;
+
+  /**
+   * One partition's load change at a step.
+   *
+   * @param partition the partition, in [0, n)
+   * @param delta the net change of the partition's messages at this step: gained (positive) or lost
+   *     (negative)
+   * @param load messages on the partition after the step
+   */
+  public record PartitionDelta(int partition, long delta, long load) {}
+
+  /**
+   * One step of the plan.
+   *
+   * @param fromShare the share before the step, in [0, 1]
+   * @param toShare the share after the step, in (fromShare, 1]
+   * @param switchedKeys distinct keys that switch router at this step (-1 past the exact key limit)
+   * @param movedKeys distinct keys whose partition changes at this step (-1 past the limit)
+   * @param switchedMessages messages whose key switches router at this step
+   * @param movedMessages messages whose partition changes at this step
+   * @param cumulativeMovedKeys distinct keys moved from share 0 to {@code toShare} (-1 past the limit)
+   * @param cumulativeMovedMessages messages moved from share 0 to {@code toShare}
+   * @param maxOverMean the busiest partition's load over the mean after the step
+   * @param deltas every partition whose load changes at this step, largest change first
+   */
+  public record Step(double fromShare, double toShare, long switchedKeys, long movedKeys,
+      long switchedMessages, long movedMessages, long cumulativeMovedKeys,
+      long cumulativeMovedMessages, double maxOverMean, List<PartitionDelta> deltas) {}
+
+  private final int partitions;
+  private final long messages;
+  private final long distinctKeys;
+  private final List<Step> steps;
+
+  private RolloutReport(int partitions, long messages, long distinctKeys, List<Step> steps) {
+    this.partitions = partitions;
+    this.messages = messages;
+    this.distinctKeys = distinctKeys;
+    this.steps = Collections.unmodifiableList(steps);
+  }
+
+  /**
+   * Returns a builder for the rollout from {@code oldRouter} to {@code newRouter} over the given
+   * increasing shares on a topic of {@code partitions} partitions.
+   *
+   * @param shares the plan: shares in (0, 1], strictly increasing, at most {@value #MAX_STEPS}
+   * @throws IllegalArgumentException for a bad plan or a partition count outside
+   *     [1, {@value #MAX_PARTITIONS}]
+   * @throws NullPointerException if an argument is null
+   */
+  public static Builder builder(KeyRouter oldRouter, KeyRouter newRouter, int partitions,
+      double... shares) {
+    return new Builder(oldRouter, newRouter, partitions, shares);
+  }
+
+  /**
+   * Returns a builder for the rollout of a spec's canary: from {@link RoutingSpec#withoutCanary()}
+   * to {@link RoutingSpec#canaryNext()} (the spec's own share is not used: the plan gives them).
+   *
+   * @throws IllegalArgumentException if the spec has no canary, or for a bad plan or count
+   */
+  public static Builder builder(RoutingSpec spec, int partitions, double... shares) {
+    if (spec.canaryNext() == null) {
+      throw new IllegalArgumentException("the spec has no canary: set " + RoutingSpec.CANARY_SHARE
+          + " and " + RoutingSpec.CANARY_NEXT_PREFIX + "* properties, or give the new spec apart");
+    }
+    return new Builder(spec.withoutCanary().keyRouter(), spec.canaryNext().keyRouter(),
+        partitions, shares);
+  }
+
+  /** Returns the partition count. */
+  public int partitions() {
+    return partitions;
+  }
+
+  /** Returns the number of messages (sample elements). */
+  public long messages() {
+    return messages;
+  }
+
+  /** Returns the number of distinct keys, or -1 past the exact key limit. */
+  public long distinctKeys() {
+    return distinctKeys;
+  }
+
+  /** Returns the steps, in plan order. */
+  public List<Step> steps() {
+    return steps;
+  }
+
+  private static double frac(long part, long whole) {
+    return part < 0 || whole <= 0 ? Double.NaN : (double) part / whole;
+  }
+
+  private static String pctOrNa(double f) {
+    return Double.isNaN(f) ? "n/a" : Text.pct(f);
+  }
+
+  private static String share(double s) {
+    return new java.math.BigDecimal(s * 100).round(new java.math.MathContext(6)).stripTrailingZeros()
+        .toPlainString() + "%";
+  }
+
+  /**
+   * Returns the report as text: one line per step (moved keys and messages, at the step and
+   * cumulatively) and the {@code top} partitions gaining and losing the most at each step.
+   */
+  public String toText(int top) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(Locale.ROOT, "rollout on %d partitions, %s messages, %s keys%n",
+        partitions, Text.num(messages), distinctKeys < 0 ? "n/a (past the exact limit)"
+            : Text.num(distinctKeys)));
+    sb.append("a key moves when it switches to the new router and its partition changes\n\n");
+    sb.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s  %s%n", "step",
+        "switched", "moved", "moved", "cum.", "cum.", "max/mean", ""));
+    sb.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s%n", "", "keys",
+        "keys", "traffic", "keys", "traffic", "after"));
+    for (Step s : steps) {
+      sb.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s%n",
+          share(s.fromShare()) + " -> " + share(s.toShare()),
+          pctOrNa(frac(s.switchedKeys(), distinctKeys)), pctOrNa(frac(s.movedKeys(), distinctKeys)),
+          pctOrNa(frac(s.movedMessages(), messages)),
+          pctOrNa(frac(s.cumulativeMovedKeys(), distinctKeys)),
+          pctOrNa(frac(s.cumulativeMovedMessages(), messages)), Text.dec(s.maxOverMean(), 4)));
+    }
+    double mean = (double) messages / partitions;
+    for (Step s : steps) {
+      sb.append('\n').append("step ").append(share(s.fromShare())).append(" -> ")
+          .append(share(s.toShare())).append(": ").append(Text.num(s.movedMessages()))
+          .append(" messages move\n");
+      List<PartitionDelta> gains = new ArrayList<>();
+      List<PartitionDelta> losses = new ArrayList<>();
+      for (PartitionDelta d : s.deltas()) {
+        (d.delta() > 0 ? gains : losses).add(d);
+      }
+      appendDeltas(sb, "  gain", gains, top, mean);
+      appendDeltas(sb, "  lose", losses, top, mean);
+    }
+    return sb.toString();
+  }
+
+  private static void appendDeltas(StringBuilder sb, String label, List<PartitionDelta> ds,
+      int top, double mean) {
+    if (ds.isEmpty() || top <= 0) {
+      return;
+    }
+    sb.append(label);
+    for (int i = 0; i < Math.min(top, ds.size()); i++) {
+      PartitionDelta d = ds.get(i);
+      sb.append(String.format(Locale.ROOT, "  p%d %s%s (%s%.1f%% of mean)", d.partition(),
+          d.delta() > 0 ? "+" : "", Text.num(d.delta()), d.delta() > 0 ? "+" : "",
+          mean == 0 ? 0 : 100 * d.delta() / mean));
+    }
+    if (ds.size() > top) {
+      sb.append("  (").append(ds.size() - top).append(" more)");
+    }
+    sb.append('\n');
+  }
+
+  /** Returns the report as one JSON object; key figures past the exact limit are null. */
+  public String toJson(int top) {
+    StringBuilder sb = new StringBuilder("{\"partitions\":").append(partitions)
+        .append(",\"messages\":").append(messages).append(",\"distinctKeys\":")
+        .append(distinctKeys < 0 ? "null" : Long.toString(distinctKeys)).append(",\"steps\":[");
+    for (int i = 0; i < steps.size(); i++) {
+      Step s = steps.get(i);
+      sb.append(i == 0 ? "" : ",").append("{\"fromShare\":").append(Text.jsonNumber(s.fromShare()))
+          .append(",\"toShare\":").append(Text.jsonNumber(s.toShare()))
+          .append(",\"switchedKeys\":").append(orNull(s.switchedKeys()))
+          .append(",\"movedKeys\":").append(orNull(s.movedKeys()))
+          .append(",\"movedKeyFraction\":").append(Text.jsonNumber(frac(s.movedKeys(), distinctKeys)))
+          .append(",\"switchedMessages\":").append(s.switchedMessages())
+          .append(",\"movedMessages\":").append(s.movedMessages())
+          .append(",\"movedMessageFraction\":").append(Text.jsonNumber(frac(s.movedMessages(), messages)))
+          .append(",\"cumulativeMovedKeys\":").append(orNull(s.cumulativeMovedKeys()))
+          .append(",\"cumulativeMovedKeyFraction\":")
+          .append(Text.jsonNumber(frac(s.cumulativeMovedKeys(), distinctKeys)))
+          .append(",\"cumulativeMovedMessages\":").append(s.cumulativeMovedMessages())
+          .append(",\"cumulativeMovedMessageFraction\":")
+          .append(Text.jsonNumber(frac(s.cumulativeMovedMessages(), messages)))
+          .append(",\"maxOverMean\":").append(Text.jsonNumber(s.maxOverMean()))
+          .append(",\"gains\":");
+      appendJsonDeltas(sb, s.deltas().stream().filter(d -> d.delta() > 0).toList(), top);
+      sb.append(",\"losses\":");
+      appendJsonDeltas(sb, s.deltas().stream().filter(d -> d.delta() < 0).toList(), top);
+      sb.append('}');
+    }
+    return sb.append("]}").toString();
+  }
+
+  private static String orNull(long v) {
+    return v < 0 ? "null" : Long.toString(v);
+  }
+
+  private static void appendJsonDeltas(StringBuilder sb, List<PartitionDelta> ds, int top) {
+    sb.append('[');
+    for (int i = 0; i < Math.min(top, ds.size()); i++) {
+      PartitionDelta d = ds.get(i);
+      sb.append(i == 0 ? "" : ",").append("{\"partition\":").append(d.partition())
+          .append(",\"delta\":").append(d.delta()).append(",\"load\":").append(d.load()).append('}');
+    }
+    sb.append(']');
+  }
+
+  @Override
+  public String toString() {
+    return toText(5);
+  }
+
+  /** Accumulates keys for a {@link RolloutReport}; not thread-safe. */
+  public static final class Builder {
+    private final KeyRouter oldRouter;
+    private final KeyRouter newRouter;
+    private final int partitions;
+    private final double[] shares; // shares[0] = 0, then the plan
+    private final long[] switched;
+    private final long[] moved;
+    private final long[][] delta; // per step, per partition
+    private final long[] start; // load at share 0
+    private final KeyTally tally;
+    private long messages;
+
+    private Builder(KeyRouter oldRouter, KeyRouter newRouter, int partitions, double[] plan) {
+      this.oldRouter = Objects.requireNonNull(oldRouter, "oldRouter");
+      this.newRouter = Objects.requireNonNull(newRouter, "newRouter");
+      Objects.requireNonNull(plan, "shares");
+      if (partitions < 1 || partitions > MAX_PARTITIONS) {
+        throw new IllegalArgumentException("partitions was " + partitions + ", must be in [1, "
+            + MAX_PARTITIONS + "]");
+      }
+      if (plan.length == 0 || plan.length > MAX_STEPS) {
+        throw new IllegalArgumentException("the plan has " + plan.length + " steps, must have 1 to "
+            + MAX_STEPS);
+      }
+      this.shares = new double[plan.length + 1];
+      for (int i = 0; i < plan.length; i++) {
+        double s = plan[i];
+        if (!(s > shares[i] && s <= 1)) {
+          throw new IllegalArgumentException("plan step " + (i + 1) + " was " + s + ", each share"
+              + " must be above the previous one (the rollout starts at 0) and at most 1; lowering"
+              + " the share is the rollback, not a step of the plan");
+        }
+        shares[i + 1] = s;
+      }
+      this.partitions = partitions;
+      this.switched = new long[plan.length];
+      this.moved = new long[plan.length];
+      this.delta = new long[plan.length][partitions];
+      this.start = new long[partitions];
+      this.tally = new KeyTally(DistributionReport.Builder.defaultExactKeyLimit(), 1);
+    }
+
+    /** The step (index into the plan) at which a key with this canary point switches, or -1. */
+    private int stepOf(double point) {
+      for (int i = 1; i < shares.length; i++) {
+        if (point < shares[i]) {
+          return i - 1;
+        }
+      }
+      return -1;
+    }
+
+    /**
+     * Adds one message with key {@code key} (routed as text: its canary point is that of its
+     * UTF-8 bytes, as {@link CanaryRouter} decides).
+     *
+     * @throws NullPointerException if {@code key} is null
+     * @throws IllegalArgumentException if a router cannot route on the partition count
+     * @throws IllegalStateException likewise (a generation needing more partitions)
+     */
+    public Builder add(CharSequence key) {
+      Objects.requireNonNull(key, "key");
+      int from = oldRouter.partition(key, partitions);
+      int to = newRouter.partition(key, partitions);
+      start[from]++;
+      messages++;
+      int step = stepOf(CanaryRouter.point(key));
+      if (step >= 0) {
+        switched[step]++;
+        if (from != to) {
+          moved[step]++;
+          delta[step][from]--;
+          delta[step][to]++;
+        }
+      }
+      tally.add(key.toString(), 1);
+      return this;
+    }
+
+    /** Adds every key of {@code keys}. @throws NullPointerException if a key is null */
+    public Builder addAll(Iterable<? extends CharSequence> keys) {
+      for (CharSequence k : keys) {
+        add(k);
+      }
+      return this;
+    }
+
+    /** Returns the report of the keys added so far. */
+    public RolloutReport build() {
+      int n = shares.length - 1;
+      long[] switchedKeys = new long[n];
+      long[] movedKeys = new long[n];
+      long distinct = -1;
+      if (tally.isExact()) {
+        Map<String, Long> counts = tally.exactCounts();
+        distinct = counts.size();
+        for (String k : counts.keySet()) {
+          int step = stepOf(CanaryRouter.point(k));
+          if (step >= 0) {
+            switchedKeys[step]++;
+            if (oldRouter.partition(k, partitions) != newRouter.partition(k, partitions)) {
+              movedKeys[step]++;
+            }
+          }
+        }
+      } else {
+        java.util.Arrays.fill(switchedKeys, -1);
+        java.util.Arrays.fill(movedKeys, -1);
+      }
+      List<Step> out = new ArrayList<>();
+      long[] load = start.clone();
+      long cumKeys = 0;
+      long cumMessages = 0;
+      double mean = (double) messages / partitions;
+      for (int i = 0; i < n; i++) {
+        List<PartitionDelta> ds = new ArrayList<>();
+        long max = 0;
+        for (int p = 0; p < partitions; p++) {
+          load[p] += delta[i][p];
+          max = Math.max(max, load[p]);
+          if (delta[i][p] != 0) {
+            ds.add(new PartitionDelta(p, delta[i][p], load[p]));
+          }
+        }
+        ds.sort((a, b) -> a.delta() != b.delta()
+            ? Long.compare(Math.abs(b.delta()), Math.abs(a.delta())) != 0
+                ? Long.compare(Math.abs(b.delta()), Math.abs(a.delta()))
+                : Long.compare(b.delta(), a.delta())
+            : Integer.compare(a.partition(), b.partition()));
+        cumKeys = movedKeys[i] < 0 ? -1 : cumKeys + movedKeys[i];
+        cumMessages += moved[i];
+        out.add(new Step(shares[i], shares[i + 1], switchedKeys[i], movedKeys[i], switched[i],
+            moved[i], cumKeys, cumMessages, messages == 0 ? 0 : max / mean,
+            Collections.unmodifiableList(ds)));
+      }
+      return new RolloutReport(partitions, messages, distinct, out);
+    }
+  }
+}
