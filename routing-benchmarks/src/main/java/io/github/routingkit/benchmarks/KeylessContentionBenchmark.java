@@ -6,6 +6,11 @@ import io.github.routingkit.router.HashRouter;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
+import io.github.routingkit.kafka.RoutingPartitioner;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,11 +23,16 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import org.apache.kafka.common.Cluster;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.PartitionInfo;
 
 /**
  * Eight threads routing keyless messages through one router: the shared round-robin counter is the
  * only contended state. Compared with an unpadded {@code AtomicInteger} next to other hot fields
- * (the usual hand-written partitioner) and with random choice (no shared state at all).
+ * (the usual hand-written partitioner) and with random choice (no shared state at all). Also the
+ * Kafka adapter's default keyless policy ({@code kafka-sticky}: a clock read and a compare-and-set
+ * on the sticky partition's modeled batch per record) through {@code RoutingPartitioner.partition}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -49,6 +59,29 @@ public class KeylessContentionBenchmark {
       lastPartition = p;
       return p;
     }
+  }
+
+  private final RoutingPartitioner kafkaSticky = new RoutingPartitioner();
+  private final Cluster cluster = cluster();
+  private final byte[] value = new byte[100];
+
+  {
+    kafkaSticky.configure(Map.of());
+  }
+
+  private static Cluster cluster() {
+    Node node = new Node(0, "localhost", 9092);
+    List<PartitionInfo> infos = new ArrayList<>();
+    for (int p = 0; p < PARTITIONS; p++) {
+      infos.add(new PartitionInfo("t", p, node, new Node[] {node}, new Node[0]));
+    }
+    return new Cluster("c", List.of(node), infos, Set.of(), Set.of());
+  }
+
+  /** RoutingPartitioner's default keyless policy, 100-byte values, as the producer calls it. */
+  @Benchmark
+  public int routingPartitionerKafkaSticky() {
+    return kafkaSticky.partition("t", null, null, null, value, cluster);
   }
 
   @Benchmark

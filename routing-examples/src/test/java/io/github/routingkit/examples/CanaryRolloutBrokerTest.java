@@ -188,25 +188,18 @@ class CanaryRolloutBrokerTest {
       counters.handOff(p, barrier[0]);
     });
     Set<String> delivered = new HashSet<>();
-    // one record at a time, each delivered record counted before the next is offered: the
-    // listener hands state off when the marker is offered, so the records before the marker must
-    // have been counted by then (SwitchMarkers.filter over a whole poll would call the listener
-    // before the poll's earlier records reach business code)
-    List<ConsumerRecord<String, String>> out = new ArrayList<>();
+    // SwitchMarkers.forEach hands each released record to business code before the next is
+    // offered, so the listener's hand-off at a marker sees every earlier record counted
+    int handed = 0;
     for (ConsumerRecords<String, String> poll : polls) {
-      for (ConsumerRecord<String, String> record : poll) {
-        SwitchMarkers.Marker m = SwitchMarkers.marker(record);
-        barrier[0].offer(record, record.partition(), m != null ? null
-            : record.key().getBytes(StandardCharsets.UTF_8), m == null ? null : m.generation(),
-            m == null ? 0 : m.step(), out);
-        for (ConsumerRecord<String, String> r : out) {
-          assertThat(SwitchMarkers.marker(r)).isNull();
-          assertThat(delivered.add(r.key() + "#" + r.value())).as("consumed once").isTrue();
-          counters.count(r.key(), r.partition(), Integer.parseInt(r.value()));
-        }
-        out.clear();
-      }
+      handed += SwitchMarkers.forEach(poll, barrier[0], key -> key.getBytes(StandardCharsets.UTF_8),
+          r -> {
+            assertThat(SwitchMarkers.marker(r)).isNull();
+            assertThat(delivered.add(r.key() + "#" + r.value())).as("consumed once").isTrue();
+            counters.count(r.key(), r.partition(), Integer.parseInt(r.value()));
+          });
     }
+    assertThat(handed).isEqualTo(2 * PER_STEP * KEYS);
     assertThat(counters.errors).as("per-key order and counts").isZero();
     assertThat(counters.handOffs).isEqualTo(moved);
     assertThat(counters.handedOff).isEmpty();

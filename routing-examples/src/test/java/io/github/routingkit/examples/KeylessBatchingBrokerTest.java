@@ -21,11 +21,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keyless records through RoutingPartitioner's default policy batch as well as kafka-clients'
- * built-in partitioner on a real broker when batches fill: 100,000 keyless 100-byte records, the
- * producer's batch-size-avg within 30 % of the same producer without partitioner.class (the issue's
- * 20 % is not reliably met: docs/kafka.md), records per request above 0.4 of it, and every partition
- * used. At a steady rate that lets linger.ms close batches
- * early it reaches 0.65 of the built-in's batch size (3.4 times round-robin's).
+ * built-in partitioner on a real broker (issue 11): 100,000 keyless 100-byte records, the
+ * producer's batch-size-avg within 20 % of the same producer without partitioner.class, both in a
+ * burst that fills every batch and at a steady rate where linger.ms sends batches before they are
+ * full, and every partition used. Measured ratios are in docs/kafka.md.
  */
 class KeylessBatchingBrokerTest {
   private static final int RECORDS = 100_000;
@@ -51,26 +50,27 @@ class KeylessBatchingBrokerTest {
           + "  burst:  built-in %s%n          kafka-sticky %s%n"
           + "  steady: built-in %s%n          kafka-sticky %s%n          round-robin %s%n",
           RECORDS, PARTITIONS, burstBuiltIn, burstRouting, builtIn, routing, roundRobin);
+      System.out.printf("  batch-size-avg vs built-in: burst %.3f, steady %.3f (round-robin %.3f)%n",
+          burstRouting.get("batch-size-avg") / burstBuiltIn.get("batch-size-avg"),
+          routing.get("batch-size-avg") / builtIn.get("batch-size-avg"),
+          roundRobin.get("batch-size-avg") / builtIn.get("batch-size-avg"));
 
-      // The issue's target is batch-size-avg within 20 % of the built-in's. Measured 0.80-1.00 in a
-      // burst over five runs (0.798 once, on an idle machine), so it is not reliably met (docs/kafka.md);
-      // held here to 0.7-1.2. In a burst every policy fills its batches (round-robin too), so the
-      // check that tells kafka-sticky from a per-record switch is the steady-rate one below.
+      // The issue's target: batch-size-avg within 20 % of the built-in's. Measured over nine runs
+      // at load 6-15 on 2 cores (docs/kafka.md): burst 0.977-0.997, steady 0.946-1.019.
       assertThat(burstRouting.get("batch-size-avg") / burstBuiltIn.get("batch-size-avg"))
-          .as("burst batch-size-avg vs built-in").isBetween(0.7, 1.2);
+          .as("burst batch-size-avg vs built-in").isBetween(0.8, 1.2);
+      double steady = routing.get("batch-size-avg") / builtIn.get("batch-size-avg");
+      assertThat(steady).as("steady batch-size-avg vs built-in").isBetween(0.8, 1.2);
       // Records per request also counts how many partitions' batches one request carries, which
-      // depends on when the sender thread wakes: 0.82-0.92 on a quiet machine, 0.68 once under a
-      // load of ~25 on 2 cores, 0.52 once idle. Held to more than 0.4 of the built-in's.
+      // depends on when the sender thread wakes (0.78-0.90 of the built-in's in a burst; 0.46 in the
+      // full suite, 0.52 once before), so it is only held to more than 0.3 of the built-in's.
       assertThat(burstRouting.get("records-per-request-avg")
               / burstBuiltIn.get("records-per-request-avg"))
-          .as("burst records-per-request-avg vs built-in").isGreaterThan(0.4);
-      // At a steady rate the built-in also holds a partition until its open batch is full, which a
-      // partitioner cannot see (docs/kafka.md): measured 0.65 of the built-in's batch size, and
-      // 3.4 times round-robin's.
-      double steady = routing.get("batch-size-avg") / builtIn.get("batch-size-avg");
-      assertThat(steady).as("steady batch-size-avg vs built-in").isGreaterThan(0.5);
-      assertThat(routing.get("batch-size-avg") / roundRobin.get("batch-size-avg"))
-          .as("steady batch-size-avg vs round-robin").isGreaterThan(2.0);
+          .as("burst records-per-request-avg vs built-in").isGreaterThan(0.3);
+      // A policy that changes partition per record makes one batch per record per partition: the
+      // check that this test tells batching from round-robin.
+      assertThat(roundRobin.get("batch-size-avg") / builtIn.get("batch-size-avg"))
+          .as("steady round-robin batch-size-avg vs built-in").isLessThan(0.5);
 
       for (String topic : new String[] {"burst-routing", "routing"}) {
         Map<TopicPartition, OffsetSpec> request = new LinkedHashMap<>();

@@ -27,10 +27,12 @@ import org.apache.kafka.common.config.ConfigException;
  * {@code partitioner.ignore.keys}.
  *
  * <p><b>Keyless records</b> ({@code keyBytes == null}) by default batch as with kafka-clients'
- * built-in partitioner ({@value #KAFKA_STICKY}): one sticky partition per topic until about
- * {@code batch.size} bytes (read from the producer configs, default 16384) went to it, then another
- * drawn uniformly at random among the available partitions; see {@link BatchStickyKeyless} for how
- * closely that follows upstream. Set {@code routing.keyless} to {@code round-robin},
+ * built-in partitioner ({@value #KAFKA_STICKY}): one sticky partition per topic until at least
+ * {@code batch.size} bytes (read from the producer configs, default 16384) went to it, then, at the
+ * next batch boundary, another drawn uniformly at random among the available partitions. Batch
+ * boundaries come from {@link #onNewBatch} on kafka-clients 3.x, and on 4.x from a model of the
+ * producer's batches (record sizes, {@code batch.size}, {@code linger.ms}); see
+ * {@link BatchStickyKeyless} for how closely that follows upstream. Set {@code routing.keyless} to {@code round-robin},
  * {@code sticky} or {@code random} for routing-core's policies, which run over the
  * topic's <em>available</em> partitions (those with a leader) when there are any, else over all
  * partitions, like the former {@code RoundRobinPartitioner}. With segment, hot-key or version layers
@@ -50,11 +52,12 @@ public final class RoutingPartitioner implements Partitioner {
   private volatile RoutingSpec spec = RoutingSpec.defaults();
   /** The default keyless policy, or null when routing.keyless names one of core's or layers are set. */
   private volatile BatchStickyKeyless batchSticky =
-      new BatchStickyKeyless(BatchStickyKeyless.DEFAULT_BATCH_SIZE);
+      new BatchStickyKeyless(BatchStickyKeyless.DEFAULT_BATCH_SIZE, lingerMs(null));
 
   /**
-   * Reads the {@code routing.*} entries of the producer configs, and {@code batch.size} for the
-   * default keyless policy.
+   * Reads the {@code routing.*} entries of the producer configs, and {@code batch.size} and
+   * {@code linger.ms} for the default keyless policy (when absent, the defaults of the
+   * kafka-clients version in use: {@code linger.ms} is 5 since 4.0, 0 before).
    *
    * @throws ConfigException naming the property, the value and the rule, for an unknown
    *     {@code routing.*} key or a bad value, or {@code routing.version.source=header} (a
@@ -80,7 +83,8 @@ public final class RoutingPartitioner implements Partitioner {
       this.spec = parsed;
       // layered specs keep their own keyless placement (shared range, exclusive segments)
       this.batchSticky = kafkaSticky && !layered(parsed)
-          ? new BatchStickyKeyless(batchSize(configs.get(ProducerConfig.BATCH_SIZE_CONFIG)))
+          ? new BatchStickyKeyless(batchSize(configs.get(ProducerConfig.BATCH_SIZE_CONFIG)),
+              lingerMs(configs.get(ProducerConfig.LINGER_MS_CONFIG)))
           : null;
     } catch (RoutingConfigException e) {
       throw new ConfigException(e.property(), e.value(), e.rule());
@@ -108,7 +112,7 @@ public final class RoutingPartitioner implements Partitioner {
     List<PartitionInfo> available = cluster.availablePartitionsForTopic(topic);
     BatchStickyKeyless sticky = batchSticky;
     if (sticky != null) {
-      return sticky.partition(topic, valueBytes == null ? 0 : valueBytes.length, available, n);
+      return sticky.partition(topic, valueBytes == null ? -1 : valueBytes.length, available, n);
     }
     return router.keylessPartition(n, new Available(available));
   }
@@ -137,6 +141,52 @@ public final class RoutingPartitioner implements Partitioner {
       }
     }
     return BatchStickyKeyless.DEFAULT_BATCH_SIZE;
+  }
+
+  /**
+   * The producer's {@code linger.ms} as KafkaProducer reads it, else the default of the kafka-clients
+   * version in use (5 since 4.0, 0 before).
+   */
+  private static long lingerMs(Object value) {
+    if (value instanceof Number number) {
+      return number.longValue();
+    }
+    if (value != null) {
+      try {
+        return Long.parseLong(value.toString().trim());
+      } catch (NumberFormatException e) {
+        // KafkaProducer rejects it before any record is sent
+      }
+    }
+    Object byDefault = ProducerConfig.configDef().defaultValues().get(ProducerConfig.LINGER_MS_CONFIG);
+    return byDefault instanceof Number number ? number.longValue() : 0;
+  }
+
+  /**
+   * Called by kafka-clients 3.x when the producer opens a new batch for {@code prevPartition}
+   * ({@code Partitioner.onNewBatch}, deprecated in 3.3 and removed in 4.0, which never calls it).
+   * The default keyless policy takes it as the batch boundary at which it may change the topic's
+   * sticky partition, as the built-in partitioner does; other policies ignore it.
+   *
+   * @param topic the topic
+   * @param cluster the cluster metadata
+   * @param prevPartition the partition the record had been given
+   */
+  public void onNewBatch(String topic, Cluster cluster, int prevPartition) {
+    BatchStickyKeyless sticky = batchSticky;
+    if (sticky != null) {
+      List<PartitionInfo> all = cluster.partitionsForTopic(topic);
+      sticky.onNewBatch(topic, prevPartition, cluster.availablePartitionsForTopic(topic), all.size());
+    }
+  }
+
+  /**
+   * Returns the {@code linger.ms} the default keyless policy models batches with, or -1 when
+   * {@code routing.keyless} selects one of routing-core's policies or the spec has layers.
+   */
+  public long keylessLingerMs() {
+    BatchStickyKeyless sticky = batchSticky;
+    return sticky == null ? -1 : sticky.lingerMs();
   }
 
   /**

@@ -103,6 +103,11 @@ public final class SwitchMarkers {
    * Passes one poll's records through the barrier and returns what business code may see, in
    * order: no markers, records of moved keys held back until their old partition's marker.
    *
+   * <p>The barrier's {@link SwitchBarrier.Listener} runs while this method offers a marker, so
+   * before business code has seen the poll's records ahead of the marker. If the listener reads
+   * or hands off per-key state, use {@link #forEach} instead, which hands each released record to
+   * business code before the next record is offered.
+   *
    * @param keyBytes the key's bytes as the producer's partitioner saw them (the serialized key)
    */
   public static <K, V> List<ConsumerRecord<K, V>> filter(ConsumerRecords<K, V> records,
@@ -115,5 +120,42 @@ public final class SwitchMarkers {
           out);
     }
     return out;
+  }
+
+  /**
+   * Passes one poll's records through the barrier one at a time and hands each record the
+   * barrier releases to {@code business} before the next record is offered: when the barrier's
+   * listener runs at a marker, every record released before it has been processed, so state
+   * handed off there is current. Markers never reach {@code business}; records of moved keys are
+   * held back until their old partition's marker, then handed over in per-key order.
+   *
+   * @param keyBytes the key's bytes as the producer's partitioner saw them (the serialized key)
+   * @param business called with each released record, in order, on the calling thread
+   * @return the number of records handed to {@code business}
+   * @throws NullPointerException if an argument is null
+   * @throws RuntimeException whatever {@code business} or the listener throws, unwrapped (records
+   *     after it in the poll are not offered)
+   */
+  public static <K, V> int forEach(ConsumerRecords<K, V> records,
+      SwitchBarrier<ConsumerRecord<K, V>> barrier, java.util.function.Function<K, byte[]> keyBytes,
+      java.util.function.Consumer<? super ConsumerRecord<K, V>> business) {
+    Objects.requireNonNull(records, "records");
+    Objects.requireNonNull(barrier, "barrier");
+    Objects.requireNonNull(keyBytes, "keyBytes");
+    Objects.requireNonNull(business, "business");
+    List<ConsumerRecord<K, V>> out = new ArrayList<>();
+    int handed = 0;
+    for (ConsumerRecord<K, V> r : records) {
+      Marker m = marker(r);
+      barrier.offer(r, r.partition(), m != null || r.key() == null ? null
+          : keyBytes.apply(r.key()), m == null ? null : m.generation(), m == null ? 0 : m.step(),
+          out);
+      for (ConsumerRecord<K, V> released : out) {
+        business.accept(released);
+      }
+      handed += out.size();
+      out.clear();
+    }
+    return handed;
   }
 }

@@ -97,6 +97,10 @@ public final class SwitchMarkers {
   /**
    * Passes received messages through the barrier, in order, and returns what business code may
    * see: no markers, messages of moved keys held back until their old partition's marker.
+   *
+   * <p>The barrier's {@link SwitchBarrier.Listener} runs while this method offers a marker, so
+   * before business code has seen the messages ahead of it. If the listener reads or hands off
+   * per-key state, use {@link #forEach} instead.
    */
   public static <T> List<Message<T>> filter(Iterable<Message<T>> messages,
       SwitchBarrier<Message<T>> barrier) {
@@ -108,5 +112,38 @@ public final class SwitchMarkers {
           : marker.step(), out);
     }
     return out;
+  }
+
+  /**
+   * Passes received messages through the barrier one at a time and hands each message the
+   * barrier releases to {@code business} before the next one is offered: when the barrier's
+   * listener runs at a marker, every message released before it has been processed. Markers never
+   * reach {@code business}; messages of moved keys are held back until their old partition's
+   * marker, then handed over in per-key order.
+   *
+   * @param business called with each released message, in order, on the calling thread
+   * @return the number of messages handed to {@code business}
+   * @throws NullPointerException if an argument is null
+   * @throws RuntimeException whatever {@code business} or the listener throws, unwrapped
+   */
+  public static <T> int forEach(Iterable<Message<T>> messages, SwitchBarrier<Message<T>> barrier,
+      java.util.function.Consumer<? super Message<T>> business) {
+    java.util.Objects.requireNonNull(messages, "messages");
+    java.util.Objects.requireNonNull(barrier, "barrier");
+    java.util.Objects.requireNonNull(business, "business");
+    List<Message<T>> out = new ArrayList<>();
+    int handed = 0;
+    for (Message<T> m : messages) {
+      Marker marker = marker(m);
+      barrier.offer(m, partitionOf(m.getTopicName()), marker != null || !m.hasKey() ? null
+          : m.getKey(), marker == null ? null : marker.generation(), marker == null ? 0
+          : marker.step(), out);
+      for (Message<T> released : out) {
+        business.accept(released);
+      }
+      handed += out.size();
+      out.clear();
+    }
+    return handed;
   }
 }
