@@ -3,9 +3,10 @@ package io.github.routingkit.benchmarks;
 /**
  * Copies of the char-loop halves of routing-core's murmur String paths, so that
  * {@link StringPathCrossoverBenchmark} can time the char loop and encode-then-hash separately
- * without reaching into core's package-private algorithms. Keep them identical to
- * {@code io.github.routingkit.hash.Murmur2#hashAscii} and {@code Murmur3#hashAscii}: the benchmark
- * places core's crossover ({@code Utf8.ENCODE_ABOVE}) on their timings.
+ * without reaching into core's package-private algorithms. Keep them equivalent to
+ * {@code io.github.routingkit.hash.Utf8#hashAscii} driving {@code Murmur2.WORDS} and
+ * {@code Murmur3.WORDS} (the shared text front-end, with each algorithm's step written out here):
+ * the benchmark places core's crossover ({@code Utf8.ENCODE_ABOVE}) on their timings.
  */
 final class CharLoopCopies {
   private CharLoopCopies() {}

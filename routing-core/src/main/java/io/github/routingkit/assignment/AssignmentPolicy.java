@@ -40,7 +40,10 @@ import java.util.Map;
  *   <li><b>Rack-aware without breaking balance:</b> free partitions go first to a member with room
  *       on a rack holding a replica (most constrained first); an owned partition off its owner's
  *       rack moves to a rack-local member with room (re-alignment; the owner's load is made up
- *       elsewhere, so balance is unchanged). Quotas are never exceeded for locality.</li>
+ *       elsewhere, so balance is unchanged); last, two members exchange partitions when that brings an
+ *       off-rack one onto its member's rack and the other stays on one (same loads; across topics
+ *       only with non-equal subscriptions and when Kafka's criterion still holds; a partition on its
+ *       owner's rack is never moved for it). Quotas are never exceeded for locality.</li>
  *   <li><b>Static membership:</b> a static member that rejoins under a new {@code memberId} with
  *       the same {@code groupInstanceId} keeps its place in the canonical order; since the others
  *       keep their partitions, the partitions it left behind are the ones free for it.</li>
@@ -79,6 +82,8 @@ public final class AssignmentPolicy {
    *       partitions per topic). Both end in
    *       {@code PartitionSelector}, which keeps owned partitions, places rack-locally and
    *       re-aligns.</li>
+   *   <li>{@code RackSwaps}: exchanges between two members that bring off-rack partitions onto a
+   *       replica's rack at unchanged loads.</li>
    *   <li>Cooperative mode: a partition claimed by someone other than its target is held back
    *       (pending revocation) instead of being handed over.</li>
    * </ol>
@@ -120,6 +125,7 @@ public final class AssignmentPolicy {
     }
 
     // 3. Each part by the builder its subscriptions call for.
+    java.util.BitSet mixedTopic = new java.util.BitSet(tc);
     for (Map.Entry<Integer, List<Integer>> e : partMembers.entrySet()) {
       List<Integer> ts = partTopics.get(e.getKey());
       if (ts == null) {
@@ -140,8 +146,12 @@ public final class AssignmentPolicy {
         EqualSubscriptions.assign(g, cm, ct);
       } else {
         MixedSubscriptions.assign(g, cm, ct);
+        for (int t : ct) {
+          mixedTopic.set(t);
+        }
       }
     }
+    RackSwaps.apply(g, mixedTopic);
 
     // 4. Output, holding back transfers of still-claimed partitions in cooperative mode.
     int[] counts = new int[m];

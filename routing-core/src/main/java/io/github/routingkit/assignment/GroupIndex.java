@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -78,14 +79,20 @@ final class GroupIndex {
     claimed = new BitSet(partitionCount);
     target = new int[partitionCount];
     Arrays.fill(target, -1);
+    // Members usually share one topic set instance (the adapters intern them): one BitSet each,
+    // read-only after this constructor.
+    Map<Set<String>, BitSet> bySet = new IdentityHashMap<>();
     for (int i = 0; i < m; i++) {
-      subscribed[i] = new BitSet(tc);
-      for (String name : mem[i].topics()) {
-        Integer t = topicIndex.get(name);
-        if (t != null) {
-          subscribed[i].set(t);
+      subscribed[i] = bySet.computeIfAbsent(mem[i].topics(), names -> {
+        BitSet b = new BitSet(tc);
+        for (String name : names) {
+          Integer t = topicIndex.get(name);
+          if (t != null) {
+            b.set(t);
+          }
         }
-      }
+        return b;
+      });
       // ownerGen holds generation + 2 (clamped), so 0 means unclaimed.
       int gen = mem[i].generation();
       int g2 = gen < -1 ? 1 : gen > Integer.MAX_VALUE - 2 ? Integer.MAX_VALUE : gen + 2;
@@ -133,6 +140,7 @@ final class GroupIndex {
     if (rackCount > 0) {
       pr = new int[partitionCount][];
       int[] buf = new int[rackCount];
+      Map<Set<String>, int[]> rackIds = new HashMap<>();
       for (int t = 0; t < tc; t++) {
         if (tps[t].replicaRacks().isEmpty()) {
           continue;
@@ -143,16 +151,22 @@ final class GroupIndex {
             continue;
           }
           racksKnown.set(offset[t] + p);
-          int c = 0;
-          for (String r : rs) {
-            Integer id = racks.get(r);
-            if (id != null) {
-              buf[c++] = id;
+          // Few distinct rack sets: translate each once (the int[] is read-only, so partitions
+          // may share it). An empty array stands for "none".
+          int[] ids2 = rackIds.get(rs);
+          if (ids2 == null) {
+            int c = 0;
+            for (String r : rs) {
+              Integer id = racks.get(r);
+              if (id != null) {
+                buf[c++] = id;
+              }
             }
-          }
-          if (c > 0) {
-            int[] ids2 = Arrays.copyOf(buf, c);
+            ids2 = Arrays.copyOf(buf, c);
             Arrays.sort(ids2);
+            rackIds.put(rs, ids2);
+          }
+          if (ids2.length > 0) {
             pr[offset[t] + p] = ids2;
           }
         }

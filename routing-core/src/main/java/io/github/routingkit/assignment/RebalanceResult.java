@@ -88,6 +88,53 @@ public final class RebalanceResult {
     }
   }
 
+  /** Receives one topic's partitions of one member; see {@link #forEachTopic}. */
+  @FunctionalInterface
+  public interface TopicPartitions {
+    /**
+     * @param topic the topic name
+     * @param topicIndex the topic's position in {@link #topicNames()}
+     * @param partitions the member's partition numbers of this topic, ascending, non-empty; a
+     *     fresh array the receiver may keep
+     */
+    void accept(String topic, int topicIndex, int[] partitions);
+  }
+
+  /** Returns the names of all topics the result can refer to, sorted. */
+  public List<String> topicNames() {
+    return Collections.unmodifiableList(Arrays.asList(topicNames));
+  }
+
+  /**
+   * Calls {@code action} once for each topic of which {@code memberId} gets partitions, in topic
+   * order, with those partitions as an int array (no object per partition); does nothing for an
+   * unknown member.
+   */
+  public void forEachTopic(String memberId, TopicPartitions action) {
+    int i = Arrays.binarySearch(memberIds, memberId);
+    if (i < 0) {
+      return;
+    }
+    int[] gps = partitions[i];
+    int j = 0;
+    int t = 0;
+    while (j < gps.length) {
+      while (gps[j] >= topicOffset[t + 1]) {
+        t++;
+      }
+      int end = j;
+      while (end < gps.length && gps[end] < topicOffset[t + 1]) {
+        end++;
+      }
+      int[] ps = new int[end - j];
+      for (int k = j; k < end; k++) {
+        ps[k - j] = gps[k] - topicOffset[t];
+      }
+      action.accept(topicNames[t], t, ps);
+      j = end;
+    }
+  }
+
   /**
    * Returns the partitions given to nobody in this rebalance because another member still owns
    * them and must revoke them first (always empty in {@link RebalanceMode#EAGER}). Kafka's

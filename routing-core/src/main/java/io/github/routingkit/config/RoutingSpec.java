@@ -58,10 +58,11 @@ import java.util.stream.Collectors;
  *       librdkafka-crc32 | librdkafka-fnv1a | sarama-fnv1a | sarama-fnv1a-reference |
  *       pulsar-go-java-string | kafkajs-legacy | xxh3-64}</td>
  *       <td>{@code kafka-murmur2}</td><td>the {@link HashScheme} (by {@link HashScheme#id()})</td></tr>
- *   <tr><td>{@value #PLACEMENT}</td><td>{@code native | modulo | jump | jump-back}</td><td>{@code native}</td>
+ *   <tr><td>{@value #PLACEMENT}</td><td>{@code native | modulo | jump | jump-back | floor-mod |
+ *       to-positive | unsigned-mod | abs-remainder}</td><td>{@code native}</td>
  *       <td>the scheme's native {@link Placement}, its modulo placement
- *       ({@link HashScheme#moduloPlacement()}), {@link Placement#JUMP} or
- *       {@link Placement#JUMP_BACK}</td></tr>
+ *       ({@link HashScheme#moduloPlacement()}), or the named {@link Placement} (by
+ *       {@link Placement#id()}); kept as written, resolution in {@link #describePlacement()}</td></tr>
  *   <tr><td>{@value #KEYLESS}</td><td>{@code round-robin | sticky | random}</td><td>{@code round-robin}</td>
  *       <td>the {@link KeylessPolicy} for messages without a key</td></tr>
  *   <tr><td>{@value #SEGMENT_RANGES}</td><td>{@code name:from-to,...}</td><td>none</td>
@@ -159,7 +160,11 @@ public final class RoutingSpec implements Serializable {
   public static final String SCHEME = "routing.scheme";
   /** The keyless policy: {@code round-robin} (default), {@code sticky} or {@code random}. */
   public static final String KEYLESS = "routing.keyless";
-  /** The placement: {@code native} (default), {@code modulo}, {@code jump} or {@code jump-back}. */
+  /**
+   * The placement: {@code native} (default) or {@code modulo}, relative to the scheme, or a
+   * concrete placement id ({@code jump}, {@code jump-back}, {@code floor-mod}, {@code to-positive},
+   * {@code unsigned-mod}, {@code abs-remainder}).
+   */
   public static final String PLACEMENT = "routing.placement";
   /** Explicit segment ranges, e.g. {@code order:0-5,payment:6-8}. */
   public static final String SEGMENT_RANGES = "routing.segment.ranges";
@@ -257,31 +262,45 @@ public final class RoutingSpec implements Serializable {
     this.typed = RoutingSpecParser.check(scheme, placementMode, this.layers);
   }
 
-  /** How {@value #PLACEMENT} selects the placement for the scheme. */
+  /**
+   * How {@value #PLACEMENT} selects the placement: {@code native} and {@code modulo} name it
+   * relative to the scheme, the others name a {@link Placement} by its {@link Placement#id()}.
+   * One vocabulary, shared with the {@code routing} command's {@code --placement}.
+   */
   enum PlacementMode {
-    NATIVE("native"), MODULO("modulo"), JUMP("jump"), JUMP_BACK("jump-back");
+    NATIVE("native", null), MODULO("modulo", null),
+    JUMP("jump", Placement.JUMP), JUMP_BACK("jump-back", Placement.JUMP_BACK),
+    FLOOR_MOD("floor-mod", Placement.FLOOR_MOD),
+    TO_POSITIVE("to-positive", Placement.KAFKA_TO_POSITIVE),
+    UNSIGNED_MOD("unsigned-mod", Placement.UNSIGNED_MOD),
+    ABS_REMAINDER("abs-remainder", Placement.ABS_REMAINDER);
 
-    /** The accepted values, for error messages: {@code [native, modulo, jump, jump-back]}. */
+    /**
+     * The accepted values, for error messages:
+     * {@code [native, modulo, jump, jump-back, floor-mod, to-positive, unsigned-mod, abs-remainder]}.
+     */
     static final String IDS = Arrays.stream(values()).map(m -> m.id)
         .collect(Collectors.joining(", ", "[", "]"));
 
     final String id;
+    /** The placement this value always names, or null for the scheme-relative aliases. */
+    private final Placement concrete;
 
-    PlacementMode(String id) {
+    PlacementMode(String id, Placement concrete) {
       this.id = id;
+      this.concrete = concrete;
     }
 
     Placement resolve(HashScheme scheme) {
-      switch (this) {
-        case MODULO:
-          return scheme.moduloPlacement();
-        case JUMP:
-          return Placement.JUMP;
-        case JUMP_BACK:
-          return Placement.JUMP_BACK;
-        default:
-          return scheme.nativePlacement();
+      if (concrete != null) {
+        return concrete;
       }
+      return this == MODULO ? scheme.moduloPlacement() : scheme.nativePlacement();
+    }
+
+    /** Whether the value names its placement relative to the scheme ({@code native}, {@code modulo}). */
+    boolean isAlias() {
+      return concrete == null;
     }
 
     static PlacementMode parse(String property, String value, Object raw) {
@@ -293,6 +312,19 @@ public final class RoutingSpec implements Serializable {
       throw new RoutingConfigException(property, raw, "must be one of " + IDS);
     }
   }
+
+  /**
+   * Returns the values {@value #PLACEMENT} (and the {@code routing} command's {@code --placement})
+   * accepts, in this order: {@code native}, {@code modulo} (relative to the scheme), then the
+   * concrete placements {@code jump}, {@code jump-back}, {@code floor-mod}, {@code to-positive},
+   * {@code unsigned-mod}, {@code abs-remainder} ({@link Placement#id()}).
+   */
+  public static List<String> placementValues() {
+    return PLACEMENT_VALUES;
+  }
+
+  private static final List<String> PLACEMENT_VALUES =
+      Arrays.stream(PlacementMode.values()).map(m -> m.id).toList();
 
   /** Returns the names of every {@code routing.*} property this version understands, sorted. */
   public static Set<String> knownProperties() {
@@ -454,10 +486,11 @@ public final class RoutingSpec implements Serializable {
   }
 
   /**
-   * Returns a copy with the given placement for the current scheme: {@code native},
-   * {@code modulo}, {@code jump} or {@code jump-back} ({@value #PLACEMENT}).
+   * Returns a copy with the given placement ({@value #PLACEMENT}): {@code native} or
+   * {@code modulo} for the current scheme, or a concrete placement by id (see
+   * {@link #placementValues()}).
    *
-   * @throws RoutingConfigException if {@code placement} is not one of those
+   * @throws RoutingConfigException if {@code placement} is not one of {@link #placementValues()}
    */
   public RoutingSpec withPlacement(String placement) {
     return new RoutingSpec(scheme, PlacementMode.parse(PLACEMENT, placement, placement), keyless,
@@ -502,6 +535,27 @@ public final class RoutingSpec implements Serializable {
   /** Returns the placement in force: {@value #PLACEMENT} resolved against the scheme. */
   public Placement placement() {
     return placementMode.resolve(scheme);
+  }
+
+  /**
+   * Returns {@value #PLACEMENT} as written ({@code native} when unset), e.g. {@code native} or
+   * {@code floor-mod}: what {@link #toString()} and {@link #toMap()} keep, so a spec round-trips
+   * as the user wrote it.
+   */
+  public String placementSetting() {
+    return placementMode.id;
+  }
+
+  /**
+   * Returns {@value #PLACEMENT} with what it resolved to, for reports: for {@code native} and
+   * {@code modulo} the concrete placement and the scheme, e.g.
+   * {@code native (floor-mod for pulsar-murmur3)}; a concrete value as it is, e.g.
+   * {@code jump-back}.
+   */
+  public String describePlacement() {
+    return placementMode.isAlias()
+        ? placementMode.id + " (" + placement().id() + " for " + scheme.id() + ")"
+        : placementMode.id;
   }
 
   /** Returns the keyless policy ({@value #KEYLESS}). */

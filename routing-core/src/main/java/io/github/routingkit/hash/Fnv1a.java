@@ -22,23 +22,42 @@ final class Fnv1a {
 
   /** Hashes the UTF-8 encoding of {@code s} without materializing it. */
   static int hash(CharSequence s) {
-    int h = OFFSET_BASIS;
-    for (int i = 0, n = s.length(); i < n; ) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        h = (h ^ c) * PRIME;
-        i++;
-        continue;
-      }
-      long e = Utf8.encodeAt(s, i);
-      int bytes = Utf8.bytes(e);
-      i += Utf8.consumed(e);
-      for (int b = 0, count = Utf8.count(e); b < count; b++) {
-        h = (h ^ ((bytes >>> (b << 3)) & 0xFF)) * PRIME;
-      }
-    }
-    return h;
+    return Utf8.hash(s, WORDS);
   }
+
+  /** The algorithm as the text front-end drives it: one byte at a time, 4 to a word. */
+  static final Utf8.WordHash WORDS = new Utf8.WordHash() {
+    @Override
+    int seed(int utf8Length) {
+      return OFFSET_BASIS;
+    }
+
+    @Override
+    boolean needsLength() {
+      return false;
+    }
+
+    @Override
+    int word(int h, int word) {
+      h = (h ^ (word & 0xFF)) * PRIME;
+      h = (h ^ ((word >>> 8) & 0xFF)) * PRIME;
+      h = (h ^ ((word >>> 16) & 0xFF)) * PRIME;
+      return (h ^ (word >>> 24)) * PRIME;
+    }
+
+    @Override
+    int finish(int h, int tail, int tailLength, int utf8Length) {
+      for (int b = 0; b < tailLength; b++, tail >>>= 8) {
+        h = (h ^ (tail & 0xFF)) * PRIME;
+      }
+      return h;
+    }
+
+    @Override
+    int bytes(byte[] data, int offset, int length) {
+      return hash(data, offset, length);
+    }
+  };
 
   /**
    * librdkafka's {@code rd_fnv1a}: the FNV-1a hash, negated when negative (two's complement, so

@@ -14,10 +14,13 @@ import java.util.stream.Collectors;
  *
  * <p>Hashing a {@code byte[]} never allocates. {@link #hash(CharSequence)} hashes the UTF-8
  * encoding of the text (never the platform charset), except where a scheme is defined on UTF-16
- * text ({@link #PULSAR_JAVA_STRING}). The murmur schemes hash Strings of up to 36 chars straight
- * from the chars without allocating, and encode longer ones once with {@code getBytes(UTF_8)}
- * (faster on the JDK than any char loop; the allocation the clients make anyway); the other
- * schemes encode text keys first (see {@code docs/benchmarks.md}).
+ * text ({@link #PULSAR_JAVA_STRING}: a String's own cached {@code hashCode()}). The murmur schemes
+ * hash Strings of up to 36 chars straight from the chars without allocating, and encode longer
+ * ones once with {@code getBytes(UTF_8)} (faster on the JDK than any char loop; the allocation the
+ * clients make anyway); the FNV-1a schemes, {@link #KAFKAJS_LEGACY} and
+ * {@link #PULSAR_GO_JAVA_STRING} encode on the fly at every length without allocating;
+ * {@link #LIBRDKAFKA_CRC32} and {@link #XXH3_64} encode text keys first (see
+ * {@code docs/performance.md}).
  *
  * <p>Thread-safety: stateless, safe from any thread.
  */
@@ -28,18 +31,9 @@ public enum HashScheme {
    * kafka-clients {@code Utils#murmur2} since 0.8.2, and with librdkafka's {@code murmur2}
    * partitioners. Native placement: {@link Placement#KAFKA_TO_POSITIVE}.
    */
-  KAFKA_MURMUR2("kafka-murmur2", Placement.KAFKA_TO_POSITIVE) {
-    @Override
-    public int hash(byte[] key, int offset, int length) {
-      checkRange(key, offset, length);
-      return Murmur2.hash(key, offset, length);
-    }
-
-    @Override
-    public int hash(CharSequence key) {
-      return Murmur2.hash(key);
-    }
-  },
+  KAFKA_MURMUR2("kafka-murmur2", Placement.KAFKA_TO_POSITIVE,
+      Murmur2::hash,
+      Murmur2::hash),
 
   /**
    * {@code String#hashCode() & Integer.MAX_VALUE}: bit-exact with pulsar-client's
@@ -48,18 +42,9 @@ public enum HashScheme {
    * {@code new String(bytes, UTF_8)} decodes it), so a String with unpaired surrogates does not hash
    * like its UTF-8 bytes. Result in {@code [0, 2^31)}. Native placement: {@link Placement#FLOOR_MOD}.
    */
-  PULSAR_JAVA_STRING("pulsar-java-string", Placement.FLOOR_MOD) {
-    @Override
-    public int hash(byte[] key, int offset, int length) {
-      checkRange(key, offset, length);
-      return JavaStringHash.hashUtf8(key, offset, length) & Integer.MAX_VALUE;
-    }
-
-    @Override
-    public int hash(CharSequence key) {
-      return JavaStringHash.hash(key) & Integer.MAX_VALUE;
-    }
-  },
+  PULSAR_JAVA_STRING("pulsar-java-string", Placement.FLOOR_MOD,
+      (key, offset, length) -> JavaStringHash.hashUtf8(key, offset, length) & Integer.MAX_VALUE,
+      key -> JavaStringHash.hash(key) & Integer.MAX_VALUE),
 
   /**
    * MurmurHash3 x86_32, seed 0, of the UTF-8 bytes, then {@code & Integer.MAX_VALUE}: bit-exact
@@ -67,18 +52,9 @@ public enum HashScheme {
    * scheme on which Pulsar's Java, C++ and Go clients agree. Result in {@code [0, 2^31)}. Native
    * placement: {@link Placement#FLOOR_MOD}.
    */
-  PULSAR_MURMUR3("pulsar-murmur3", Placement.FLOOR_MOD) {
-    @Override
-    public int hash(byte[] key, int offset, int length) {
-      checkRange(key, offset, length);
-      return Murmur3.hash(key, offset, length) & Integer.MAX_VALUE;
-    }
-
-    @Override
-    public int hash(CharSequence key) {
-      return Murmur3.hash(key) & Integer.MAX_VALUE;
-    }
-  },
+  PULSAR_MURMUR3("pulsar-murmur3", Placement.FLOOR_MOD,
+      (key, offset, length) -> Murmur3.hash(key, offset, length) & Integer.MAX_VALUE,
+      key -> Murmur3.hash(key) & Integer.MAX_VALUE),
 
   /**
    * CRC-32 (zlib / {@link java.util.zip.CRC32}) of the key bytes, as an unsigned 32-bit value in
@@ -97,18 +73,9 @@ public enum HashScheme {
    * which C2's escape analysis removes; interpreted code allocates it); text allocates its UTF-8
    * encoding.
    */
-  LIBRDKAFKA_CRC32("librdkafka-crc32", Placement.UNSIGNED_MOD) {
-    @Override
-    public int hash(byte[] key, int offset, int length) {
-      checkRange(key, offset, length);
-      return Crc32Hash.hash(key, offset, length);
-    }
-
-    @Override
-    public int hash(CharSequence key) {
-      return Crc32Hash.hash(key);
-    }
-  },
+  LIBRDKAFKA_CRC32("librdkafka-crc32", Placement.UNSIGNED_MOD,
+      Crc32Hash::hash,
+      Crc32Hash::hash),
 
   /**
    * librdkafka's {@code rd_fnv1a}: FNV-1a 32 of the key bytes, negated when negative (so
@@ -120,18 +87,9 @@ public enum HashScheme {
    * {@code MIN_VALUE} hash: {@code 2^31 mod n} in both. Empty keys hash like any other; null keys are
    * keyless ({@code fnv1a_random} sends them to a random partition).
    */
-  LIBRDKAFKA_FNV1A("librdkafka-fnv1a", Placement.UNSIGNED_MOD) {
-    @Override
-    public int hash(byte[] key, int offset, int length) {
-      checkRange(key, offset, length);
-      return Fnv1a.librdkafka(Fnv1a.hash(key, offset, length));
-    }
-
-    @Override
-    public int hash(CharSequence key) {
-      return Fnv1a.librdkafka(Fnv1a.hash(key));
-    }
-  },
+  LIBRDKAFKA_FNV1A("librdkafka-fnv1a", Placement.UNSIGNED_MOD,
+      (key, offset, length) -> Fnv1a.librdkafka(Fnv1a.hash(key, offset, length)),
+      key -> Fnv1a.librdkafka(Fnv1a.hash(key))),
 
   /**
    * FNV-1a 32 of the key bytes as Go's {@code hash/fnv.New32a().Sum32()} computes it, reinterpreted
@@ -140,18 +98,9 @@ public enum HashScheme {
    * IBM/sarama). Native placement: {@link Placement#ABS_REMAINDER}. Sarama sends nil keys to a
    * random partition; an empty (non-nil) key is hashed. Allocation-free, also for text.
    */
-  SARAMA_FNV1A("sarama-fnv1a", Placement.ABS_REMAINDER) {
-    @Override
-    public int hash(byte[] key, int offset, int length) {
-      checkRange(key, offset, length);
-      return Fnv1a.hash(key, offset, length);
-    }
-
-    @Override
-    public int hash(CharSequence key) {
-      return Fnv1a.hash(key);
-    }
-  },
+  SARAMA_FNV1A("sarama-fnv1a", Placement.ABS_REMAINDER,
+      Fnv1a::hash,
+      Fnv1a::hash),
 
   /**
    * The same FNV-1a 32 hash as {@link #SARAMA_FNV1A}, placed the way Sarama's
@@ -160,18 +109,9 @@ public enum HashScheme {
    * Native placement: {@link Placement#KAFKA_TO_POSITIVE}. The two Sarama variants disagree on
    * about half of the keys with a negative hash.
    */
-  SARAMA_FNV1A_REFERENCE("sarama-fnv1a-reference", Placement.KAFKA_TO_POSITIVE) {
-    @Override
-    public int hash(byte[] key, int offset, int length) {
-      checkRange(key, offset, length);
-      return Fnv1a.hash(key, offset, length);
-    }
-
-    @Override
-    public int hash(CharSequence key) {
-      return Fnv1a.hash(key);
-    }
-  },
+  SARAMA_FNV1A_REFERENCE("sarama-fnv1a-reference", Placement.KAFKA_TO_POSITIVE,
+      Fnv1a::hash,
+      Fnv1a::hash),
 
   /**
    * pulsar-client-go's default {@code JavaStringHash}: {@code h = 31 * h + b} over the key's UTF-8
@@ -182,18 +122,9 @@ public enum HashScheme {
    * Go router treats an empty key as no key (round-robin); this scheme hashes it (to 0).
    * Allocation-free, also for text.
    */
-  PULSAR_GO_JAVA_STRING("pulsar-go-java-string", Placement.UNSIGNED_MOD) {
-    @Override
-    public int hash(byte[] key, int offset, int length) {
-      checkRange(key, offset, length);
-      return JavaStringHash.hashBytes(key, offset, length);
-    }
-
-    @Override
-    public int hash(CharSequence key) {
-      return JavaStringHash.hashUtf8Bytes(key);
-    }
-  },
+  PULSAR_GO_JAVA_STRING("pulsar-go-java-string", Placement.UNSIGNED_MOD,
+      JavaStringHash::hashBytes,
+      JavaStringHash::hashUtf8Bytes),
 
   /**
    * The murmur2 of KafkaJS's {@code LegacyPartitioner}, the default partitioner of KafkaJS 0.x and
@@ -209,18 +140,9 @@ public enum HashScheme {
    * cross-client vectors (routing-core's {@code CrossClientVectorsTest}). Allocation-free, also for
    * text.
    */
-  KAFKAJS_LEGACY("kafkajs-legacy", Placement.KAFKA_TO_POSITIVE) {
-    @Override
-    public int hash(byte[] key, int offset, int length) {
-      checkRange(key, offset, length);
-      return KafkaJsLegacyMurmur2.hash(key, offset, length);
-    }
-
-    @Override
-    public int hash(CharSequence key) {
-      return KafkaJsLegacyMurmur2.hash(key);
-    }
-  },
+  KAFKAJS_LEGACY("kafkajs-legacy", Placement.KAFKA_TO_POSITIVE,
+      KafkaJsLegacyMurmur2::hash,
+      KafkaJsLegacyMurmur2::hash),
 
   /**
    * XXH3 64-bit, seed 0, of the key bytes ({@code XXH3_64bits}, via zero-allocation-hashing's
@@ -230,20 +152,12 @@ public enum HashScheme {
    * nothing; text allocates its UTF-8 encoding. Stable: zero-allocation-hashing implements the
    * frozen XXH3 v0.8 output.
    */
-  XXH3_64("xxh3-64", Placement.JUMP) {
-    @Override
-    public int hash(byte[] key, int offset, int length) {
-      return (int) hash64(key, offset, length);
-    }
-
-    @Override
-    public int hash(CharSequence key) {
-      return (int) hash64(key);
-    }
-
+  XXH3_64("xxh3-64", Placement.JUMP,
+      (key, offset, length) -> (int) Xxh3.hash(key, offset, length),
+      key -> (int) Xxh3.hash(key)) {
     @Override
     public long hash64(byte[] key, int offset, int length) {
-      checkRange(key, offset, length);
+      Objects.checkFromIndexSize(offset, length, key.length);
       return Xxh3.hash(key, offset, length);
     }
 
@@ -253,12 +167,36 @@ public enum HashScheme {
     }
   };
 
+  /*
+   * Each constant names its algorithm's two forms, bytes and text; the range check, the 64-bit
+   * widening and the lookups are written once here. The algorithms themselves are package-private
+   * classes (Murmur2, Murmur3, JavaStringHash, Fnv1a, Crc32Hash, KafkaJsLegacyMurmur2, Xxh3); those
+   * that hash text without encoding it first share one front-end, Utf8. Only XXH3_64, the one
+   * 64-bit scheme, adds a body.
+   */
+
+  /** An algorithm's byte form: the 32-bit hash of {@code length} bytes from {@code offset}. */
+  @FunctionalInterface
+  private interface BytesHash {
+    int hash(byte[] key, int offset, int length);
+  }
+
+  /** An algorithm's text form: the 32-bit hash of the text as the scheme defines it. */
+  @FunctionalInterface
+  private interface TextHash {
+    int hash(CharSequence key);
+  }
+
   private final String id;
   private final Placement nativePlacement;
+  private final BytesHash bytes;
+  private final TextHash text;
 
-  HashScheme(String id, Placement nativePlacement) {
+  HashScheme(String id, Placement nativePlacement, BytesHash bytes, TextHash text) {
     this.id = id;
     this.nativePlacement = nativePlacement;
+    this.bytes = bytes;
+    this.text = text;
   }
 
   /**
@@ -268,7 +206,10 @@ public enum HashScheme {
    * @throws NullPointerException if {@code key} is null
    * @throws IndexOutOfBoundsException if the range is not within {@code key}
    */
-  public abstract int hash(byte[] key, int offset, int length);
+  public final int hash(byte[] key, int offset, int length) {
+    Objects.checkFromIndexSize(offset, length, key.length);
+    return bytes.hash(key, offset, length);
+  }
 
   /**
    * Hashes all of {@code key}.
@@ -284,7 +225,9 @@ public enum HashScheme {
    *
    * @throws NullPointerException if {@code key} is null
    */
-  public abstract int hash(CharSequence key);
+  public final int hash(CharSequence key) {
+    return text.hash(key);
+  }
 
   /**
    * Returns the 64-bit hash of {@code length} bytes of {@code key} from {@code offset}: for the
@@ -344,9 +287,5 @@ public enum HashScheme {
   /** Returns the identifiers of all schemes, in declaration order, e.g. for error messages. */
   public static String ids() {
     return Arrays.stream(values()).map(HashScheme::id).collect(Collectors.joining(", ", "[", "]"));
-  }
-
-  private static void checkRange(byte[] key, int offset, int length) {
-    Objects.checkFromIndexSize(offset, length, key.length);
   }
 }

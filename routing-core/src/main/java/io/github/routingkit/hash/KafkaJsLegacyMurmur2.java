@@ -75,33 +75,34 @@ final class KafkaJsLegacyMurmur2 {
 
   /** Hashes {@code s.toString().getBytes(UTF_8)} without materializing it. */
   static int hash(CharSequence s) {
-    int length = Utf8.encodedLength(s);
-    int h = SEED ^ length;
-    int word = 0;
-    int filled = 0;
-    for (int i = 0, n = s.length(); i < n; ) {
-      char c = s.charAt(i);
-      int bytes;
-      int count;
-      if (c < 0x80) {
-        bytes = c;
-        count = 1;
-        i++;
-      } else {
-        long e = Utf8.encodeAt(s, i);
-        bytes = Utf8.bytes(e);
-        count = Utf8.count(e);
-        i += Utf8.consumed(e);
-      }
-      for (int b = 0; b < count; b++) {
-        word |= ((bytes >>> (b << 3)) & 0xFF) << (filled << 3);
-        if (++filled == 4) {
-          h = block(h, word);
-          word = 0;
-          filled = 0;
-        }
-      }
-    }
-    return finish(h, word, filled);
+    return Utf8.hash(s, WORDS);
   }
+
+  /** The algorithm as the text front-end drives it. */
+  static final Utf8.WordHash WORDS = new Utf8.WordHash() {
+    @Override
+    int seed(int utf8Length) {
+      return SEED ^ utf8Length;
+    }
+
+    @Override
+    boolean needsLength() {
+      return true;
+    }
+
+    @Override
+    int word(int h, int word) {
+      return block(h, word);
+    }
+
+    @Override
+    int finish(int h, int tail, int tailLength, int utf8Length) {
+      return KafkaJsLegacyMurmur2.finish(h, tail, tailLength);
+    }
+
+    @Override
+    int bytes(byte[] data, int offset, int length) {
+      return hash(data, offset, length);
+    }
+  };
 }

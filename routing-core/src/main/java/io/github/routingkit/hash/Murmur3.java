@@ -3,11 +3,11 @@ package io.github.routingkit.hash;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 
 /**
  * MurmurHash3 x86_32 with seed 0 (Austin Appleby's reference algorithm), the function behind
- * pulsar-client's {@code Murmur3Hash32} before it masks the sign bit. Allocation-free.
+ * pulsar-client's {@code Murmur3Hash32} before it masks the sign bit. Allocation-free (text
+ * through {@link Utf8}, which encodes Strings longer than {@link Utf8#ENCODE_ABOVE} chars once).
  */
 final class Murmur3 {
   private Murmur3() {}
@@ -52,110 +52,46 @@ final class Murmur3 {
     return fmix(h ^ length);
   }
 
-  /**
-   * Hashes the UTF-8 encoding of {@code s}. A String of at most {@link Utf8#ENCODE_ABOVE} chars is
-   * hashed from its chars in one pass without allocating; a longer one is encoded with
-   * {@code getBytes(UTF_8)} and hashed a word at a time, which is faster for long keys on the JDK
-   * (its encoder is an intrinsic; a char loop cannot read words). Other CharSequences are encoded
-   * on the fly. All three give the hash of {@code s.toString().getBytes(UTF_8)}.
-   */
+  /** Hashes the UTF-8 encoding of {@code s}, as {@code hash(s.toString().getBytes(UTF_8), ...)}. */
   static int hash(CharSequence s) {
-    if (s instanceof String) {
-      if (s.length() > Utf8.ENCODE_ABOVE) {
-        byte[] utf8 = ((String) s).getBytes(StandardCharsets.UTF_8);
-        return hash(utf8, 0, utf8.length);
-      }
-      int h = hashAscii((String) s);
-      if (h != NOT_ASCII) {
-        return h;
-      }
-    }
-    return hashUtf8(s);
+    return Utf8.hash(s, WORDS);
   }
 
-  /** Sentinel of {@link #hashAscii}; an ASCII key hashing to it is simply rehashed by the general path. */
-  private static final int NOT_ASCII = 0x80000000;
+  /** The algorithm as the text front-end drives it. */
+  static final Utf8.WordHash WORDS = new Utf8.WordHash() {
+    @Override
+    int seed(int utf8Length) {
+      return 0;
+    }
 
-  /**
-   * The common case, in one pass: assumes every char is ASCII (so the UTF-8 bytes are the chars
-   * themselves) and returns {@link #NOT_ASCII} if the assumption turns out false. Package-private
-   * for routing-benchmarks' {@code StringPathCrossoverBenchmark}, which measures it against
-   * encoding first to place {@link Utf8#ENCODE_ABOVE}.
-   */
-  @SuppressWarnings("fallthrough")
-  static int hashAscii(String s) {
-    int n = s.length();
-    int seen = 0;
-    int h = 0;
-    int add = N[0];
-    int end4 = n & ~3;
-    for (int i = 0; i < end4; i += 4) {
-      int w = 0;
-      for (int j = 0; j < 4; j++) { // C2 unrolls this; measured faster than four named charAt calls
-        char c = s.charAt(i + j);
-        seen |= c;
-        w |= c << (j << 3);
-      }
-      h = mixH(h, mixK(w), add);
+    @Override
+    boolean needsLength() {
+      return false;
     }
-    int k = 0;
-    switch (n & 3) {
-      case 3:
-        seen |= s.charAt(end4 + 2);
-        k ^= s.charAt(end4 + 2) << 16;
-        // fall through
-      case 2:
-        seen |= s.charAt(end4 + 1);
-        k ^= s.charAt(end4 + 1) << 8;
-        // fall through
-      case 1:
-        seen |= s.charAt(end4);
-        k ^= s.charAt(end4);
-        h ^= mixK(k);
-        break;
-      default:
-        break;
-    }
-    return seen < 0x80 ? fmix(h ^ n) : NOT_ASCII;
-  }
 
-  private static int hashUtf8(CharSequence s) {
-    int h = 0;
-    int acc = 0;
-    int fill = 0;
-    int length = 0;
-    int add = N[0];
-    for (int i = 0, n = s.length(); i < n; ) {
-      char c = s.charAt(i);
-      if (c < 0x80) {
-        acc |= c << (fill << 3);
-        i++;
-        length++;
-        if (++fill == 4) {
-          h = mixH(h, mixK(acc), add);
-          acc = 0;
-          fill = 0;
-        }
-        continue;
-      }
-      long e = Utf8.encodeAt(s, i);
-      int bytes = Utf8.bytes(e);
-      i += Utf8.consumed(e);
-      for (int b = 0, count = Utf8.count(e); b < count; b++) {
-        acc |= ((bytes >>> (b << 3)) & 0xFF) << (fill << 3);
-        length++;
-        if (++fill == 4) {
-          h = mixH(h, mixK(acc), add);
-          acc = 0;
-          fill = 0;
-        }
-      }
+    @Override
+    int word(int h, int word) {
+      return mixH(h, mixK(word), N[0]); // loop-invariant: C2 hoists the load into a register
     }
-    if (fill > 0) {
-      h ^= mixK(acc);
+
+    @Override
+    int finish(int h, int tail, int tailLength, int utf8Length) {
+      if (tailLength != 0) {
+        h ^= mixK(tail);
+      }
+      return fmix(h ^ utf8Length);
     }
-    return fmix(h ^ length);
-  }
+
+    @Override
+    int encodeAbove() {
+      return Utf8.ENCODE_ABOVE;
+    }
+
+    @Override
+    int bytes(byte[] data, int offset, int length) {
+      return hash(data, offset, length);
+    }
+  };
 
   private static int mixK(int k) {
     k *= C1;

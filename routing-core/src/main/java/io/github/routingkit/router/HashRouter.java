@@ -3,6 +3,7 @@ package io.github.routingkit.router;
 import io.github.routingkit.AbstractKeyRouter;
 import io.github.routingkit.AvailablePartitions;
 import io.github.routingkit.KeylessPolicy;
+import io.github.routingkit.MessageView;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.internal.Partitions;
 import io.github.routingkit.placement.Placement;
@@ -29,12 +30,31 @@ public final class HashRouter extends AbstractKeyRouter {
   private final Placement placement;
   private final KeylessPolicy keylessPolicy;
   private final transient KeylessPolicy.Chooser keyless;
+  /** Which client's built-in keyed path this router is: {@link #NONE}, {@link #KAFKA} or {@link #PULSAR}. */
+  private final transient int builtIn;
+
+  /*
+   * The two client defaults are routed in one visible line each, without the scheme's and the
+   * placement's dispatch, as kafka-clients' BuiltInPartitioner and pulsar-client's router write
+   * them: kafka-murmur2 + to-positive is toPositive(murmur2(key)) % n, and pulsar-java-string +
+   * floor-mod on a String key is (key.hashCode() & MAX) % n, the String's cached hash, the very
+   * value pulsar-client's JavaStringHash reads (floorMod of a non-negative hash is its remainder).
+   * Every other combination goes through placement.place64(scheme.hash64(key), n). Both paths give
+   * the same partition; the differential tests check the one-liners against the clients.
+   */
+  private static final int NONE = 0;
+  private static final int KAFKA = 1;
+  private static final int PULSAR = 2;
 
   private HashRouter(HashScheme scheme, Placement placement, KeylessPolicy keylessPolicy) {
     this.scheme = Objects.requireNonNull(scheme, "scheme");
     this.placement = Objects.requireNonNull(placement, "placement");
     this.keylessPolicy = Objects.requireNonNull(keylessPolicy, "keylessPolicy");
     this.keyless = keylessPolicy.newChooser();
+    this.builtIn = scheme == HashScheme.KAFKA_MURMUR2 && placement == Placement.KAFKA_TO_POSITIVE
+        ? KAFKA
+        : scheme == HashScheme.PULSAR_JAVA_STRING && placement == Placement.FLOOR_MOD ? PULSAR
+        : NONE;
   }
 
   /**
@@ -58,13 +78,37 @@ public final class HashRouter extends AbstractKeyRouter {
 
   @Override
   protected int route(byte[] key, int offset, int length, byte[] value, int numPartitions) {
+    if (builtIn == KAFKA) {
+      return (HashScheme.KAFKA_MURMUR2.hash(key, offset, length) & Integer.MAX_VALUE)
+          % Partitions.checkCount(numPartitions);
+    }
     return placement.place64(scheme.hash64(key, offset, length), numPartitions);
   }
 
   /** Hashes the text as the scheme defines it (the murmur schemes without encoding short keys). */
   @Override
   protected int routeText(CharSequence key, int numPartitions) {
+    if (builtIn == PULSAR && key instanceof String) {
+      return (key.hashCode() & Integer.MAX_VALUE) % Partitions.checkCount(numPartitions);
+    }
     return placement.place64(scheme.hash64(key), numPartitions);
+  }
+
+  /**
+   * The message form without the generic dispatch: a hash router never reads the value or a
+   * header, so it goes straight from the key to the hash (for a String key under
+   * {@link HashScheme#PULSAR_JAVA_STRING}, the String's cached {@code hashCode()}).
+   */
+  @Override
+  public <M> int partitionOf(M message, MessageView<M> view, int numPartitions) {
+    CharSequence text = view.keyText(message);
+    if (text != null) {
+      return routeText(text, numPartitions);
+    }
+    byte[] key = view.keyBytes(message);
+    return key == null
+        ? keylessPartition(numPartitions)
+        : route(key, 0, key.length, null, numPartitions);
   }
 
   /** Picks among the available partitions directly: the policy's choice over {@code available}. */

@@ -121,6 +121,25 @@ class AssignmentPolicyTest {
     assertThat(r.partitionsOf("b")).containsExactly(new PartitionRef("t", 1), new PartitionRef("t", 3));
   }
 
+  /**
+   * Non-equal subscriptions with racks: the counts step gives {@code a} (rack r0) the only
+   * partition of {@code x}, whose replica is on r1; swapping it with {@code b}'s {@code y-0} (on
+   * both racks) puts every partition on its member's rack at the same loads.
+   */
+  @Test
+  void mixedSubscriptionsSwapPartitionsOntoTheirRacks() {
+    AssignableTopic x = new AssignableTopic("x", 1, List.of(Set.of("r1")), 1);
+    AssignableTopic y = new AssignableTopic("y", 3,
+        List.of(Set.of("r0", "r1"), Set.of("r0"), Set.of("r0")), 1);
+    GroupMember a = GroupMember.of("a", Set.of("x", "y")).withRack("r0");
+    GroupMember b = GroupMember.of("b", Set.of("x", "y")).withRack("r1");
+    GroupMember c = GroupMember.of("c", Set.of("y"));
+    RebalanceResult r = AssignmentPolicy.assign(List.of(a, b, c), List.of(x, y), RebalanceMode.EAGER);
+    assertThat(r.partitionsOf("b")).containsExactly(new PartitionRef("x", 0));
+    assertThat(r.partitionsOf("a")).containsExactly(new PartitionRef("y", 0), new PartitionRef("y", 1));
+    assertThat(r.partitionsOf("c")).containsExactly(new PartitionRef("y", 2));
+  }
+
   @Test
   void emptyGroupAndEmptyTopics() {
     assertThat(AssignmentPolicy.assign(List.of(), List.of(AssignableTopic.of("t", 3)),

@@ -49,7 +49,7 @@ class RoutingSpecCompositionTest {
     assertThatThrownBy(() -> RoutingSpec.parse("routing.placement=consistent"))
         .isInstanceOf(RoutingConfigException.class)
         .hasMessage("routing.placement value was 'consistent', "
-            + "must be one of [native, modulo, jump, jump-back]");
+            + "must be one of [native, modulo, jump, jump-back, floor-mod, to-positive, unsigned-mod, abs-remainder]");
   }
 
   @Test
@@ -69,12 +69,12 @@ class RoutingSpecCompositionTest {
     assertThatThrownBy(() -> RoutingSpec.parse("routing.placement=jump_back"))
         .isInstanceOf(RoutingConfigException.class)
         .hasMessage("routing.placement value was 'jump_back', "
-            + "must be one of [native, modulo, jump, jump-back]");
+            + "must be one of [native, modulo, jump, jump-back, floor-mod, to-positive, unsigned-mod, abs-remainder]");
     assertThatThrownBy(() -> RoutingSpec.parse(
         "routing.version.generations=v1:xxh3-64:jumpback, routing.version.default=v1"))
         .isInstanceOf(RoutingConfigException.class)
         .hasMessageContaining("generation 'v1' placement 'jumpback' must be one of "
-            + "[native, modulo, jump, jump-back]");
+            + "[native, modulo, jump, jump-back, floor-mod, to-positive, unsigned-mod, abs-remainder]");
     RoutingSpec gens = RoutingSpec.parse("routing.version.generations="
         + "v1:kafka-murmur2:native:12,v2:xxh3-64:jump-back:*, routing.version.default=v2");
     assertThat(RoutingSpec.parse(gens.toString())).isEqualTo(gens);

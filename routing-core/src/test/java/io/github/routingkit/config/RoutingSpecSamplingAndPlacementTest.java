@@ -59,7 +59,7 @@ class RoutingSpecSamplingAndPlacementTest {
       {"routing.hotkey.detect=true, routing.hotkey.sample=1024, routing.hotkey.window=9223372036854775807, routing.hotkey.threshold=0.000000000000000001",
           "routing.hotkey.window value was '9223372036854775807', must be at least"},
       {"routing.placement=jump-backs",
-          "routing.placement value was 'jump-backs', must be one of [native, modulo, jump, jump-back]"},
+          "routing.placement value was 'jump-backs', must be one of [native, modulo, jump, jump-back, floor-mod, to-positive, unsigned-mod, abs-remainder]"},
       {"routing.placement=JUMP-BACK",
           "routing.placement value was 'JUMP-BACK', must be one of"},
       {"routing.version.generations=v1:xxh3-64:jump_back, routing.version.default=v1",

@@ -114,6 +114,7 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
         && group.groupSubscription().values().stream().anyMatch(s -> !s.ownedPartitions().isEmpty());
     GroupStateTranslation state = new GroupStateTranslation();
     Set<String> topicNames = new HashSet<>();
+    Map<List<String>, Set<String>> subscriptions = new HashMap<>();
     for (Map.Entry<String, Subscription> e : group.groupSubscription().entrySet()) {
       Subscription s = e.getValue();
       AssignorUserData data = AssignorUserData.decode(s.userData());
@@ -132,12 +133,20 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
         owned = data.owned();
         generation = data.generation();
       }
+      // Members mostly subscribe to the same topics: one shared name set per distinct list, which
+      // the policy then indexes once.
+      Set<String> names = subscriptions.get(s.topics());
+      if (names == null) {
+        names = Set.copyOf(s.topics());
+        subscriptions.put(List.copyOf(s.topics()), names);
+        topicNames.addAll(names);
+      }
       state.member(e.getKey(), s.groupInstanceId().orElse(null), s.rackId().orElse(null),
-          data.weight(), Set.copyOf(s.topics()), owned, generation);
-      topicNames.addAll(s.topics());
+          data.weight(), names, owned, generation);
     }
+    Map<Set<String>, Set<String>> rackSets = new HashMap<>();
     for (String name : topicNames) {
-      addTopic(state, metadata, name);
+      addTopic(state, metadata, name, rackSets);
     }
     RebalanceResult result =
         state.assign(cooperative ? RebalanceMode.COOPERATIVE : RebalanceMode.EAGER);
@@ -156,7 +165,8 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
    * topic does not have, nor size tables by a bogus number: only the gap-free prefix 0..count-1 is
    * assigned, with a warning about the rest.
    */
-  private void addTopic(GroupStateTranslation state, Cluster metadata, String name) {
+  private void addTopic(GroupStateTranslation state, Cluster metadata, String name,
+      Map<Set<String>, Set<String>> rackSets) {
     List<PartitionInfo> infos = metadata.partitionsForTopic(name);
     if (infos == null || infos.isEmpty()) {
       LOG.debug("Skipping topic {}: no partition metadata", name);
@@ -176,19 +186,26 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
       LOG.warn("Topic {} metadata lists {} partitions but not all of 0..{}: assigning only"
           + " partitions 0..{}", name, infos.size(), infos.size() - 1, count - 1);
     }
+    Set<String> scratch = new HashSet<>(8);
     state.topic(name, count, p -> {
       Node[] replicas = byNumber[p].replicas();
       if (replicas == null || replicas.length == 0) {
         return null;
       }
-      Set<String> racks = null; // most clusters have no racks: no set per partition then
+      scratch.clear();
       for (Node n : replicas) {
         if (n != null && n.hasRack()) {
-          if (racks == null) {
-            racks = new HashSet<>(4);
-          }
-          racks.add(n.rack());
+          scratch.add(n.rack());
         }
+      }
+      if (scratch.isEmpty()) {
+        return null; // most clusters have no racks: no set per partition then
+      }
+      // Few distinct rack sets: one shared immutable instance each (the policy indexes each once).
+      Set<String> racks = rackSets.get(scratch);
+      if (racks == null) {
+        racks = Set.copyOf(scratch);
+        rackSets.put(racks, racks);
       }
       return racks;
     }, config.topicWeights().getOrDefault(name, 1));

@@ -5,8 +5,10 @@ import io.github.routingkit.assignment.PartitionRef;
 import io.github.routingkit.assignment.RebalanceMode;
 import io.github.routingkit.assignment.RebalanceResult;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -74,37 +76,97 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
   public GroupAssignment assign(GroupSpec spec, SubscribedTopicDescriber topics) {
     Map<String, Integer> weights = config.instanceWeights();
     GroupStateTranslation state = new GroupStateTranslation();
-    Map<String, Uuid> ids = new HashMap<>();
+    // Each topic id becomes a name once, and each distinct subscription one shared name set (the
+    // policy then indexes it once), instead of once per member and partition.
+    Map<Uuid, String> nameOf = new HashMap<>();
+    Map<String, Uuid> idOf = new HashMap<>();
+    Map<Set<Uuid>, Set<String>> sameInstance = new IdentityHashMap<>();
+    Map<Set<Uuid>, Set<String>> equal = new HashMap<>();
+    Set<Uuid> described = new HashSet<>();
     for (String id : spec.memberIds()) {
       MemberSubscription sub = spec.memberSubscription(id);
-      Set<String> names = new HashSet<>();
-      for (Uuid t : sub.subscribedTopicIds()) {
-        names.add(ids.computeIfAbsent(t.toString(), k -> t).toString());
+      Set<Uuid> subscribed = sub.subscribedTopicIds();
+      Set<String> names = sameInstance.get(subscribed);
+      if (names == null) {
+        names = equal.get(subscribed);
+        if (names == null) {
+          Set<String> n = new HashSet<>();
+          for (Uuid t : subscribed) {
+            n.add(name(t, nameOf, idOf));
+            described.add(t);
+          }
+          names = Set.copyOf(n);
+          equal.put(Set.copyOf(subscribed), names);
+        }
+        sameInstance.put(subscribed, names);
       }
       List<PartitionRef> owned = new ArrayList<>();
-      spec.memberAssignment(id).partitions().forEach((t, ps) ->
-          ps.forEach(p -> owned.add(new PartitionRef(t.toString(), p))));
+      for (Map.Entry<Uuid, Set<Integer>> e : spec.memberAssignment(id).partitions().entrySet()) {
+        String topic = name(e.getKey(), nameOf, idOf);
+        for (int p : e.getValue()) {
+          owned.add(new PartitionRef(topic, p));
+        }
+      }
       String instance = sub.instanceId().orElse(null);
       int weight = instance == null ? 1 : weights.getOrDefault(instance, 1);
       // The coordinator reconciles revocations itself, so all current owners are of one generation.
       state.member(id, instance, sub.rackId().orElse(null), weight, names, owned, 0);
     }
-    for (Uuid t : ids.values()) {
-      state.topic(t.toString(), topics.numPartitions(t), p -> topics.racksForPartition(t, p), 1);
+    for (Uuid t : described) {
+      state.topic(nameOf.get(t), topics.numPartitions(t), p -> topics.racksForPartition(t, p), 1);
     }
     RebalanceResult result = state.assign(RebalanceMode.EAGER);
+    List<String> resultTopics = result.topicNames();
+    Uuid[] byIndex = new Uuid[resultTopics.size()];
+    for (int t = 0; t < byIndex.length; t++) {
+      byIndex[t] = idOf.get(resultTopics.get(t));
+    }
     Map<String, MemberAssignment> out = new HashMap<>();
     for (String id : result.memberIds()) {
+      // A topic whose partitions stay as they are keeps the coordinator's own set (most of them,
+      // in a rebalance): nothing is allocated for it.
+      Map<Uuid, Set<Integer>> current = spec.memberAssignment(id).partitions();
       Map<Uuid, Set<Integer>> byTopic = new HashMap<>();
-      result.forEachPartition(id, (topic, p) -> {
-        Uuid t = ids.get(topic);
-        if (spec.isPartitionAssignable(t, p)) {
-          byTopic.computeIfAbsent(t, k -> new HashSet<>()).add(p);
+      result.forEachTopic(id, (topic, t, ps) -> {
+        Uuid u = byIndex[t];
+        int kept = 0;
+        for (int p : ps) {
+          if (spec.isPartitionAssignable(u, p)) {
+            ps[kept++] = p;
+          }
+        }
+        if (kept > 0) {
+          Set<Integer> cur = current.get(u);
+          byTopic.put(u, sameAs(cur, ps, kept) ? cur
+              : new SortedIntSet(kept == ps.length ? ps : Arrays.copyOf(ps, kept)));
         }
       });
       out.put(id, new Partitions(byTopic));
     }
     return new GroupAssignment(out);
+  }
+
+  /** {@code cur} holds exactly the first {@code n} values of {@code ps} (distinct). */
+  private static boolean sameAs(Set<Integer> cur, int[] ps, int n) {
+    if (cur == null || cur.size() != n) {
+      return false;
+    }
+    for (int j = 0; j < n; j++) {
+      if (!cur.contains(ps[j])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String name(Uuid t, Map<Uuid, String> nameOf, Map<String, Uuid> idOf) {
+    String n = nameOf.get(t);
+    if (n == null) {
+      n = t.toString();
+      nameOf.put(t, n);
+      idOf.put(n, t);
+    }
+    return n;
   }
 
   /** One member's target partitions by topic id. */

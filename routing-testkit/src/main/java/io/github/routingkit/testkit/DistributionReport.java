@@ -76,7 +76,9 @@ public final class DistributionReport {
    * @param key the key
    * @param count its messages in the sample; exact, or a lower bound when {@code exact} is false
    * @param share {@code count / messages}, in [0, 1]
-   * @param partition where the router puts it, in [0, n)
+   * @param partition where the router puts it, in [0, n); in an {@linkplain #observedBuilder
+   *     observed} report the partition it was last seen on, or -1 when the report no longer tracked
+   *     it (only the {@value Builder#OBSERVED_TRACKED} most recently seen keys are)
    * @param exact whether {@code count} is exact
    */
   public record KeyShare(String key, long count, double share, int partition, boolean exact) {}
@@ -96,7 +98,7 @@ public final class DistributionReport {
   private final String advice;
 
   private DistributionReport(Builder b) {
-    this.router = b.router.toString();
+    this.router = b.router == null ? b.source : b.router.toString();
     this.statistics = LoadStatistics.of(b.counts);
     this.distinctKeys = b.tally.distinct();
     this.distinctKeysExact = b.tally.isExact();
@@ -104,8 +106,10 @@ public final class DistributionReport {
     int n = statistics.partitions();
     List<KeyShare> top = new ArrayList<>();
     for (Map.Entry<String, Long> e : b.tally.top(b.topK)) {
+      int partition = b.router == null ? b.lastSeen.getOrDefault(e.getKey(), -1)
+          : b.router.partition(e.getKey(), n);
       top.add(new KeyShare(e.getKey(), e.getValue(), (double) e.getValue() / messages,
-          b.router.partition(e.getKey(), n), distinctKeysExact));
+          partition, distinctKeysExact));
     }
     this.topKeys = Collections.unmodifiableList(top);
     if (messages == 0) {
@@ -145,7 +149,22 @@ public final class DistributionReport {
    * @throws NullPointerException if {@code router} is null
    */
   public static Builder builder(KeyRouter router, int numPartitions) {
-    return new Builder(router, numPartitions);
+    return new Builder(Objects.requireNonNull(router, "router"), null, numPartitions);
+  }
+
+  /**
+   * Returns a builder for keys whose partitions were observed rather than computed: messages read
+   * from a live topic, each added with {@link Builder#add(CharSequence, int, long)} on the
+   * partition it was read from. The statistics and the verdict are those of a routed report; the
+   * hottest keys carry the partition they were last seen on.
+   *
+   * @param source what placed the keys, shown where a routed report shows its router (for
+   *     example {@code "observed: kafka topic orders"})
+   * @throws IllegalArgumentException if {@code numPartitions} is outside [1, {@value #MAX_PARTITIONS}]
+   * @throws NullPointerException if {@code source} is null
+   */
+  public static Builder observedBuilder(String source, int numPartitions) {
+    return new Builder(null, Objects.requireNonNull(source, "source"), numPartitions);
   }
 
   /**
@@ -335,8 +354,9 @@ public final class DistributionReport {
       sb.append("\nhottest keys").append(distinctKeysExact ? "" : " (counts are lower bounds)")
           .append('\n');
       for (KeyShare k : topKeys) {
-        sb.append(String.format(java.util.Locale.ROOT, "%10s %8s  partition %-5d %s%n",
-            Text.num(k.count()), Text.pct(k.share()), k.partition(), Text.shortKey(k.key())));
+        sb.append(String.format(java.util.Locale.ROOT, "%10s %8s  partition %-5s %s%n",
+            Text.num(k.count()), Text.pct(k.share()),
+            k.partition() < 0 ? "?" : Integer.toString(k.partition()), Text.shortKey(k.key())));
       }
     }
     return sb.toString();
@@ -405,15 +425,29 @@ public final class DistributionReport {
 
   /** Accumulates keys for a {@link DistributionReport}; not thread-safe. */
   public static final class Builder {
+    /** How many recently seen keys an observed builder remembers the partition of. */
+    public static final int OBSERVED_TRACKED = 65_536;
     private final KeyRouter router;
+    private final String source;
+    private final Map<String, Integer> lastSeen;
     private final long[] counts;
     private int topK = 10;
     private int exactKeyLimit = defaultExactKeyLimit();
     private int heavyHitters = 10_000;
     private KeyTally tally;
 
-    private Builder(KeyRouter router, int numPartitions) {
-      this.router = Objects.requireNonNull(router, "router");
+    private Builder(KeyRouter router, String source, int numPartitions) {
+      this.router = router;
+      this.source = source;
+      this.lastSeen = router != null ? null
+          : new java.util.LinkedHashMap<String, Integer>(1024, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
+              return size() > OBSERVED_TRACKED;
+            }
+          };
       if (numPartitions < 1 || numPartitions > MAX_PARTITIONS) {
         throw new IllegalArgumentException("numPartitions was " + numPartitions
             + ", must be in [1, " + MAX_PARTITIONS + "]");
@@ -476,15 +510,54 @@ public final class DistributionReport {
      * Adds {@code count} messages with key {@code key}.
      *
      * @throws IllegalArgumentException if {@code count < 1}
+     * @throws IllegalStateException on an {@linkplain DistributionReport#observedBuilder observed}
+     *     builder, which has no router to place the key
      * @throws NullPointerException if {@code key} is null
      */
     public Builder add(CharSequence key, long count) {
       Objects.requireNonNull(key, "key");
+      if (router == null) {
+        throw new IllegalStateException("an observed builder takes the partition of each key:"
+            + " use add(key, partition, count)");
+      }
       if (tally == null) {
         tally = new KeyTally(exactKeyLimit, heavyHitters);
       }
       tally.add(key.toString(), count);
       counts[router.partition(key, counts.length)] += count;
+      return this;
+    }
+
+    /**
+     * Adds {@code count} messages with key {@code key} that were read from {@code partition}
+     * (observed placement: the router is not asked).
+     *
+     * @throws IllegalArgumentException if {@code count < 1} or {@code partition} is outside
+     *     [0, numPartitions)
+     * @throws IllegalStateException on a builder made with a router ({@link
+     *     DistributionReport#builder}), whose partitions are computed
+     * @throws NullPointerException if {@code key} is null
+     */
+    public Builder add(CharSequence key, int partition, long count) {
+      Objects.requireNonNull(key, "key");
+      if (router != null) {
+        throw new IllegalStateException("a routed builder computes each key's partition:"
+            + " use add(key, count), or observedBuilder for observed partitions");
+      }
+      if (partition < 0 || partition >= counts.length) {
+        throw new IllegalArgumentException("partition was " + partition + ", must be in [0, "
+            + counts.length + ")");
+      }
+      if (count < 1) {
+        throw new IllegalArgumentException("count was " + count + ", must be at least 1");
+      }
+      if (tally == null) {
+        tally = new KeyTally(exactKeyLimit, heavyHitters);
+      }
+      String k = key.toString();
+      tally.add(k, count);
+      lastSeen.put(k, partition);
+      counts[partition] += count;
       return this;
     }
 

@@ -226,4 +226,52 @@ class DistributionReportTest {
     assertThatThrownBy(() -> DistributionReport.builder(KAFKA, 2).add("a").topK(3))
         .isInstanceOf(IllegalStateException.class);
   }
+
+  @Test
+  void observedPlacementCountsWhereEachKeyWasReadNotWhereARouterPutsIt() {
+    DistributionReport.Builder b = DistributionReport.observedBuilder("observed: topic t", 4);
+    // 4,000 distinct keys, 70 % of them read from partition 2: the keys are fine, the placement not
+    for (int i = 0; i < 4_000; i++) {
+      b.add("key-" + i, i % 10 < 7 ? 2 : i % 4, 1);
+    }
+    b.add("key-7", 3, 1); // seen last on partition 3
+    DistributionReport r = b.build();
+    assertThat(r.router()).isEqualTo("observed: topic t");
+    assertThat(r.statistics().counts()).containsExactly(200, 400, 3_000, 401);
+    assertThat(r.messages()).isEqualTo(4_001);
+    assertThat(r.verdict()).isEqualTo(Verdict.SUSPECT_ROUTER);
+    assertThat(r.topKeys().get(0).key()).isEqualTo("key-7");
+    assertThat(r.topKeys().get(0).partition()).isEqualTo(3);
+
+    DistributionReport.Builder even = DistributionReport.observedBuilder("observed", 4);
+    for (int i = 0; i < 4_000; i++) {
+      even.add("key-" + i, i % 4, 1);
+    }
+    assertThat(even.build().verdict()).isEqualTo(Verdict.WITHIN_PERFECT_HASH_BOUND);
+  }
+
+  @Test
+  void observedAndRoutedBuildersRefuseEachOthersAdd() {
+    assertThatThrownBy(() -> DistributionReport.observedBuilder("o", 4).add("k"))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("add(key, partition, count)");
+    assertThatThrownBy(() -> DistributionReport.builder(Routers.kafkaDefault(), 4).add("k", 1, 1))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("observedBuilder");
+    assertThatThrownBy(() -> DistributionReport.observedBuilder("o", 4).add("k", 4, 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[0, 4)");
+  }
+
+  @Test
+  void observedTopKeyThatFellOutOfTheRecentKeysHasPartitionMinusOne() {
+    DistributionReport.Builder b = DistributionReport.observedBuilder("o", 4);
+    b.add("hot", 1, 10);
+    for (int i = 0; i < DistributionReport.Builder.OBSERVED_TRACKED; i++) {
+      b.add("k" + i, i % 4, 1);
+    }
+    DistributionReport r = b.build();
+    assertThat(r.topKeys().get(0).key()).isEqualTo("hot");
+    assertThat(r.topKeys().get(0).partition()).isEqualTo(-1);
+    assertThat(r.toText()).contains("partition ?");
+    b.add("hot", 2, 1);
+    assertThat(b.build().topKeys().get(0).partition()).isEqualTo(2);
+  }
 }

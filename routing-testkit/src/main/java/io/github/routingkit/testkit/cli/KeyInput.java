@@ -30,7 +30,8 @@ final class KeyInput {
   /** Lines checked for NUL bytes, the sign of a binary file. */
   static final long BINARY_CHECK_LINES = 1_000;
 
-  @Option(names = "--keys", paramLabel = "FILE", required = true,
+  // required, checked in validate: analyze reads a live topic instead when given one
+  @Option(names = "--keys", paramLabel = "FILE",
       description = "Key sample: one key per line, or TSV/CSV with a header; .gz is read"
           + " directly; - reads standard input.")
   Path file;
@@ -63,6 +64,9 @@ final class KeyInput {
 
   /** Checks the options that picocli cannot check alone; a ParameterException means exit 2. */
   void validate(picocli.CommandLine cmd) {
+    if (file == null) {
+      throw new ParameterException(cmd, "Missing required option: '--keys=FILE'");
+    }
     if (columns != null && fields != null) {
       throw new ParameterException(cmd, "give either --column or --tsv-field, not both");
     }

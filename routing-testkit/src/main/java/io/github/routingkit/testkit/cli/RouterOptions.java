@@ -4,7 +4,7 @@ import io.github.routingkit.router.HashRouter;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
-import io.github.routingkit.placement.Placement;
+import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.config.RoutingSpec;
 import java.io.IOException;
 import java.io.Reader;
@@ -21,10 +21,10 @@ import picocli.CommandLine.ParameterException;
 /**
  * Which router to analyze: a scheme (and placement) by id, or a routing spec file.
  *
- * <p>One placement vocabulary, the spec's: {@code --placement} takes what {@code routing.placement}
- * takes ({@code native}, {@code modulo}, {@code jump}, {@code jump-back}) and, as aliases, the
- * concrete placements those resolve to ({@code floor-mod}, {@code to-positive},
- * {@code unsigned-mod}, {@code abs-remainder}); {@link #echo()} says what an alias means.
+ * <p>One placement vocabulary, the spec's: {@code --placement} takes exactly what
+ * {@code routing.placement} takes ({@link RoutingSpec#placementValues()}: the aliases
+ * {@code native} and {@code modulo}, relative to the scheme, and the concrete placements), resolved
+ * by the spec itself; {@link #echo} says what the value resolved to.
  */
 final class RouterOptions {
   @Option(names = "--scheme", paramLabel = "ID",
@@ -33,9 +33,10 @@ final class RouterOptions {
   String scheme;
 
   @Option(names = "--placement", paramLabel = "ID",
-      description = "Placement, as routing.placement: native (default: the scheme's own), modulo,"
-          + " jump or jump-back; the concrete placements are accepted as aliases: floor-mod,"
-          + " to-positive, unsigned-mod, abs-remainder.",
+      description = "Placement, as routing.placement: native (default: the scheme's own) or"
+          + " modulo (the scheme's client's modulo), or a placement by name: jump, jump-back,"
+          + " floor-mod, to-positive, unsigned-mod, abs-remainder. Echoed with what it resolved"
+          + " to, e.g. native (floor-mod for pulsar-murmur3).",
       completionCandidates = PlacementIds.class)
   String placement;
 
@@ -43,61 +44,62 @@ final class RouterOptions {
       description = "A properties file with routing.* keys (as in a producer config).")
   Path spec;
 
-  /** The spec vocabulary of {@code routing.placement}, then the concrete aliases. */
-  static final java.util.List<String> SPEC_PLACEMENTS =
-      java.util.List.of("native", "modulo", "jump", "jump-back");
-
   /** Whether any of --scheme, --placement, --spec was given. */
   boolean given() {
     return scheme != null || placement != null || spec != null;
   }
 
-  /** A short name of the configuration: the spec file, or scheme / placement (resolved). */
+  /**
+   * A short name of the configuration: the spec file, or scheme / placement with what an alias
+   * resolved to, e.g. {@code pulsar-murmur3 / native (floor-mod)}.
+   */
   String describe(CommandLine cmd) {
     if (spec != null) {
       return "--spec " + spec;
     }
-    HashScheme s = scheme(cmd);
-    String mode = placement == null ? "native" : placement;
-    Placement pl = placement(cmd, s);
-    return s.id() + " / " + (mode.equals(pl.id()) ? mode : mode + " = " + pl.id());
+    RoutingSpec s = schemeAndPlacement(cmd);
+    String setting = s.placementSetting();
+    String resolved = s.placement().id();
+    return s.scheme().id() + " / " + (setting.equals(resolved) ? setting
+        : setting + " (" + resolved + ")");
   }
 
   /**
-   * What a concrete {@code --placement} alias means in {@code routing.placement} terms, for the
-   * given scheme; null when {@code --placement} was absent or already a spec value.
+   * What {@code --placement} resolved to, e.g. {@code --placement native: native (floor-mod for
+   * pulsar-murmur3)}, or for a concrete placement the alias that also selects it for the scheme;
+   * null when {@code --placement} was not given.
    */
   String echo(CommandLine cmd) {
-    if (placement == null || SPEC_PLACEMENTS.contains(placement)) {
+    if (placement == null) {
       return null;
     }
-    HashScheme s = scheme(cmd);
-    Placement pl = placement(cmd, s);
-    String as = pl == s.nativePlacement() ? "native" : pl == s.moduloPlacement() ? "modulo" : null;
-    return "--placement " + placement + " is an alias (a concrete placement); "
-        + (as == null ? "for " + s.id() + " no routing.placement value selects it (use native,"
-            + " modulo, jump or jump-back in a spec)"
-            : "in a spec write routing.placement=" + as + " (with routing.scheme=" + s.id() + ")");
+    RoutingSpec s = schemeAndPlacement(cmd);
+    if (!s.placementSetting().equals(s.placement().id())) {
+      return "--placement " + placement + ": " + s.describePlacement();
+    }
+    RoutingSpec asNative = s.withPlacement("native");
+    RoutingSpec asModulo = s.withPlacement("modulo");
+    String same = asNative.placement() == s.placement() ? "native"
+        : asModulo.placement() == s.placement() ? "modulo" : null;
+    return "--placement " + placement + ": " + placement
+        + (same == null ? " (no alias selects it for " + s.scheme().id() + ")"
+            : " (what " + same + " selects for " + s.scheme().id() + ")");
   }
 
-  private HashScheme scheme(CommandLine cmd) {
+  /** --scheme and --placement as a spec, so the spec alone resolves the vocabulary. */
+  private RoutingSpec schemeAndPlacement(CommandLine cmd) {
+    HashScheme s;
     try {
-      return scheme == null ? HashScheme.KAFKA_MURMUR2 : HashScheme.fromId(scheme);
+      s = scheme == null ? HashScheme.KAFKA_MURMUR2 : HashScheme.fromId(scheme);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(cmd, "--scheme " + e.getMessage());
     }
-  }
-
-  private Placement placement(CommandLine cmd, HashScheme s) {
-    if (placement == null || placement.equals("native")) {
-      return s.nativePlacement();
+    RoutingSpec spec = RoutingSpec.defaults().withScheme(s);
+    try {
+      return placement == null ? spec : spec.withPlacement(placement);
+    } catch (RoutingConfigException e) {
+      throw new ParameterException(cmd, "--placement was '" + placement + "', " + e.rule());
     }
-    if (placement.equals("modulo")) {
-      return s.moduloPlacement();
-    }
-    return Arrays.stream(Placement.values()).filter(x -> x.id().equals(placement)).findFirst()
-        .orElseThrow(() -> new ParameterException(cmd, "--placement was '" + placement
-            + "', must be one of " + new PlacementIds()));
   }
 
   KeyRouter router(CommandLine cmd) {
@@ -105,16 +107,25 @@ final class RouterOptions {
       if (scheme != null || placement != null) {
         throw new ParameterException(cmd, "give either --spec or --scheme/--placement, not both");
       }
-      return new SpecRouter(loadSpec(spec, "--spec").keyRouter(), "--spec " + spec);
+      RoutingSpec parsed = loadSpec(spec, "--spec");
+      if (parsed.toMap().containsKey(RoutingSpec.PLACEMENT)) { // say what it resolved to
+        cmd.getErr().println("routing: --spec " + spec + ": " + RoutingSpec.PLACEMENT + "="
+            + parsed.describePlacement());
+        cmd.getErr().flush();
+      }
+      try {
+        return new SpecRouter(parsed.keyRouter(), "--spec " + spec);
+      } catch (RuntimeException e) {
+        throw new KeyInput.InputException("bad --spec " + spec + ": " + e.getMessage());
+      }
     }
-    HashScheme s = scheme(cmd);
-    Placement pl = placement(cmd, s);
+    RoutingSpec s = schemeAndPlacement(cmd);
     String echo = echo(cmd);
     if (echo != null) {
       cmd.getErr().println("routing: " + echo);
       cmd.getErr().flush();
     }
-    return HashRouter.of(s, pl, KeylessPolicy.ROUND_ROBIN);
+    return HashRouter.of(s.scheme(), s.placement(), KeylessPolicy.ROUND_ROBIN);
   }
 
   /**
@@ -217,14 +228,12 @@ final class RouterOptions {
     }
   }
 
-  /** The placement values (the spec's, then the concrete aliases), for help and errors. */
+  /** The placement values, as {@code routing.placement} takes them, for help and completion. */
   static final class PlacementIds extends java.util.ArrayList<String> {
     private static final long serialVersionUID = 1L;
 
     PlacementIds() {
-      super(SPEC_PLACEMENTS);
-      Arrays.stream(Placement.values()).map(Placement::id).filter(id -> !contains(id))
-          .forEach(this::add);
+      super(RoutingSpec.placementValues());
     }
   }
 }

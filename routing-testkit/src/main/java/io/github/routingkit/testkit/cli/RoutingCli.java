@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
  * --fail-above} exceeded, {@code plan} finds no partition count enough while the hot key stays on
  * one partition, {@code audit} found out-of-order pairs,
  * {@code lint} found an error, a {@code rollout} step moves more than {@code --max-moved}); 2 bad input (arguments, an unreadable or empty key file, an invalid {@code --spec}
- * or one that cannot route on the partition count given, an argument the JVM could not decode);
+ * or one that cannot route on the partition count given, an argument the JVM could not decode,
+ * a live topic that cannot be read: unreachable broker, missing topic, missing ACL);
  * 3 internal error (a bug: please report it). Errors are one line on stderr, never a stack trace
  * (set {@code ROUTING_DEBUG=1} to get the trace of an internal error as well).
  */
@@ -29,7 +30,7 @@ import picocli.CommandLine.Spec;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:success", "1:check failed (analyze --fail-above exceeded; plan: no"
         + " partition count is enough while the hot key stays on one partition; audit found out-of-order pairs; lint errors; a rollout step above --max-moved)",
-        "2:bad input (arguments, key file, --spec)", "3:internal error (please report)"})
+        "2:bad input (arguments, key file, --spec, a live topic that cannot be read)", "3:internal error (please report)"})
 public final class RoutingCli implements Runnable {
   /** Exit code of a failed check: {@code analyze --fail-above}, {@code plan}'s hot-key verdict. */
   public static final int EXIT_CHECK_FAILED = 1;
@@ -46,6 +47,12 @@ public final class RoutingCli implements Runnable {
   /** Runs the command and exits the JVM with its exit code. */
   public static void main(String[] args) {
     System.setProperty("java.awt.headless", "true");
+    if (System.getProperty("slf4j.provider") == null && System.getenv("ROUTING_DEBUG") == null) {
+      // the Kafka and Pulsar clients of live analyze log through SLF4J, which routing.jar ships
+      // without a binding: errors reach the user as routing's one-line messages, not as logs
+      System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
+      System.setProperty("slf4j.internal.verbosity", "WARN");
+    }
     System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
   }
 

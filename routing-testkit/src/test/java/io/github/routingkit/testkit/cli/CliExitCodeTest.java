@@ -212,34 +212,7 @@ class CliExitCodeTest {
         .code()).isEqualTo(RoutingCli.EXIT_USAGE);
   }
 
-  // ---- item 17: one placement vocabulary
-
-  @Test
-  void theSpecPlacementValuesAreAcceptedByTheCli() {
-    for (String p : List.of("native", "modulo", "jump", "jump-back")) {
-      Result r = run("resize", "--keys", keys.toString(), "--from", "3", "--to", "4",
-          "--scheme", "kafka-murmur2", "--placement", p, "--format", "csv");
-      assertThat(r.code()).as(p + ": " + r.err()).isZero();
-    }
-    Result nat = run("resize", "--keys", keys.toString(), "--from", "3", "--to", "4",
-        "--placement", "native", "--format", "csv");
-    assertThat(nat.out()).contains("kafka-murmur2 / native = to-positive,3,4,");
-  }
-
-  @Test
-  void concretePlacementsAreAliasesAndEchoedInSpecTerms() {
-    Result r = run("analyze", "--keys", keys.toString(), "--partitions", "6",
-        "--scheme", "pulsar-murmur3", "--placement", "floor-mod");
-    assertThat(r.code()).isZero();
-    assertThat(r.err()).contains("--placement floor-mod").contains("routing.placement=native");
-    Result abs = run("analyze", "--keys", keys.toString(), "--partitions", "6",
-        "--placement", "abs-remainder");
-    assertThat(abs.err()).contains("no routing.placement value selects it");
-    Result bad = run("analyze", "--keys", keys.toString(), "--partitions", "6",
-        "--placement", "nope");
-    assertThat(bad.code()).isEqualTo(RoutingCli.EXIT_USAGE);
-    assertThat(bad.err()).contains("[native, modulo, jump, jump-back, floor-mod, to-positive");
-  }
+  // ---- item 17: one placement vocabulary: PlacementVocabularyCliTest
 
   // ---- item 18 (plan): failed check and the name of standard input
 
