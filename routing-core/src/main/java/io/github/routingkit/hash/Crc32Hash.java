@@ -11,9 +11,10 @@ import java.util.zip.CRC32;
  * <p>Uses the JDK's intrinsic {@link CRC32}, a fresh instance per call and no shared or
  * thread-local state. The instance never leaves this method, so C2's escape analysis removes it:
  * hashing a {@code byte[]} allocates nothing once compiled (0 B/op in routing-benchmarks'
- * {@code OtherClientSchemesBenchmark.librdkafkaCrc32Bytes} with {@code -prof gc}; AllocationTest
+ * {@code OtherClientSchemesBenchmark.librdkafkaCrc32Bytes} with {@code -prof gc}; KeyRouterAllocationTest
  * checks it after warm-up), and it skips the {@link ThreadLocal} lookup an instance per thread
- * would cost (docs/performance.md, "Implementation notes"). Interpreted or C1-compiled code allocates the small instance. Text is
+ * would cost (docs/performance.md, "Implementation notes"). Interpreted or C1-compiled code
+ * allocates the small instance. Text is
  * encoded to UTF-8 first (that allocates the encoded bytes).
  */
 final class Crc32Hash {
