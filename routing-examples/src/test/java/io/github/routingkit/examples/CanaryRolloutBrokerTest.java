@@ -10,25 +10,15 @@ import io.github.routingkit.kafka.SwitchMarkers;
 import io.github.routingkit.router.canary.CanaryRouter;
 import io.github.routingkit.testbrokers.EmbeddedKafka;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -67,39 +57,7 @@ class CanaryRolloutBrokerTest {
   }
 
   private static KafkaProducer<String, String> producer(String share) {
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-    p.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, RoutingPartitioner.class.getName());
-    p.putAll(canary(share));
-    return new KafkaProducer<>(p);
-  }
-
-  private static List<ConsumerRecords<String, String>> readWorstOrder(String topic) {
-    Properties c = new Properties();
-    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    List<ConsumerRecords<String, String>> polls = new ArrayList<>();
-    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c)) {
-      for (int p = PARTITIONS - 1; p >= 0; p--) {
-        TopicPartition tp = new TopicPartition(topic, p);
-        consumer.assign(List.of(tp));
-        consumer.seekToBeginning(List.of(tp));
-        long end = consumer.endOffsets(List.of(tp)).get(tp);
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (consumer.position(tp) < end && System.nanoTime() < deadline) {
-          ConsumerRecords<String, String> r = consumer.poll(Duration.ofMillis(200));
-          if (!r.isEmpty()) {
-            polls.add(r);
-          }
-        }
-        assertThat(consumer.position(tp)).isEqualTo(end);
-      }
-    }
-    return polls;
+    return KafkaRouterStep.producer(kafka, canary(share));
   }
 
   @Test
@@ -108,21 +66,11 @@ class CanaryRolloutBrokerTest {
     kafka.createTopic(topic, PARTITIONS);
     try (KafkaProducer<String, String> at5 = producer("0.05");
         KafkaProducer<String, String> at25 = producer("25%")) {
-      for (int s = 0; s < PER_STEP; s++) {
-        for (int k = 0; k < KEYS; k++) {
-          at5.send(new ProducerRecord<>(topic, "key-" + k, Integer.toString(s)));
-        }
-      }
-      at5.flush();
-      assertThat(SwitchMarkers.send(at5, topic, "canary-25", 2)).isEqualTo(PARTITIONS);
-      for (int s = PER_STEP; s < 2 * PER_STEP; s++) {
-        for (int k = 0; k < KEYS; k++) {
-          at25.send(new ProducerRecord<>(topic, "key-" + k, Integer.toString(s)));
-        }
-      }
-      at25.flush();
+      KafkaRouterStep.produceAcrossStep(topic, PARTITIONS, at5, at25, KEYS, PER_STEP, "canary-25",
+          2);
     }
-    List<ConsumerRecords<String, String>> polls = readWorstOrder(topic);
+    List<ConsumerRecords<String, String>> polls =
+        KafkaRouterStep.readWorstOrder(kafka, topic, PARTITIONS);
     KeyRouter before = RoutingSpec.parse(canary("0.05")).keyRouter();
     KeyRouter after = RoutingSpec.parse(canary("0.25")).keyRouter();
 

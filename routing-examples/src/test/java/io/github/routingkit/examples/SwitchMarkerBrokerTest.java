@@ -6,27 +6,16 @@ import io.github.routingkit.KeyRouter;
 import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.SwitchBarrier;
 import io.github.routingkit.testbrokers.EmbeddedKafka;
-import io.github.routingkit.kafka.RoutingPartitioner;
 import io.github.routingkit.kafka.SwitchMarkers;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,44 +45,11 @@ class SwitchMarkerBrokerTest {
   }
 
   private static KafkaProducer<String, String> producer(String placement) {
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-    p.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, RoutingPartitioner.class.getName());
-    p.put(RoutingSpec.PLACEMENT, placement);
-    return new KafkaProducer<>(p);
+    return KafkaRouterStep.producer(kafka, Map.of(RoutingSpec.PLACEMENT, placement));
   }
 
   private static KeyRouter router(String placement) {
     return RoutingSpec.parse(Map.of(RoutingSpec.PLACEMENT, placement)).keyRouter();
-  }
-
-  /** Reads partitions one at a time, last first: later partitions' records come first. */
-  private static List<ConsumerRecords<String, String>> readWorstOrder(String topic) {
-    Properties c = new Properties();
-    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    List<ConsumerRecords<String, String>> polls = new ArrayList<>();
-    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c)) {
-      for (int p = PARTITIONS - 1; p >= 0; p--) {
-        TopicPartition tp = new TopicPartition(topic, p);
-        consumer.assign(List.of(tp));
-        consumer.seekToBeginning(List.of(tp));
-        long end = consumer.endOffsets(List.of(tp)).get(tp);
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (consumer.position(tp) < end && System.nanoTime() < deadline) {
-          ConsumerRecords<String, String> r = consumer.poll(Duration.ofMillis(200));
-          if (!r.isEmpty()) {
-            polls.add(r);
-          }
-        }
-        assertThat(consumer.position(tp)).isEqualTo(end);
-      }
-    }
-    return polls;
   }
 
   @Test
@@ -102,21 +58,10 @@ class SwitchMarkerBrokerTest {
     kafka.createTopic(topic, PARTITIONS);
     try (KafkaProducer<String, String> old = producer("native");
         KafkaProducer<String, String> next = producer("jump")) {
-      for (int s = 0; s < PER_STEP; s++) {
-        for (int k = 0; k < KEYS; k++) {
-          old.send(new ProducerRecord<>(topic, "key-" + k, Integer.toString(s)));
-        }
-      }
-      old.flush();
-      assertThat(SwitchMarkers.send(old, topic, "g2", 1)).isEqualTo(PARTITIONS);
-      for (int s = PER_STEP; s < 2 * PER_STEP; s++) {
-        for (int k = 0; k < KEYS; k++) {
-          next.send(new ProducerRecord<>(topic, "key-" + k, Integer.toString(s)));
-        }
-      }
-      next.flush();
+      KafkaRouterStep.produceAcrossStep(topic, PARTITIONS, old, next, KEYS, PER_STEP, "g2", 1);
     }
-    List<ConsumerRecords<String, String>> polls = readWorstOrder(topic);
+    List<ConsumerRecords<String, String>> polls =
+        KafkaRouterStep.readWorstOrder(kafka, topic, PARTITIONS);
     KeyRouter oldRouter = router("native");
     KeyRouter newRouter = router("jump");
 

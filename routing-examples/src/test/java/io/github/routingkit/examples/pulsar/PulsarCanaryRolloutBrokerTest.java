@@ -6,24 +6,16 @@ import io.github.routingkit.KeyRouter;
 import io.github.routingkit.SwitchBarrier;
 import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.examples.PerPartitionCounters;
-import io.github.routingkit.pulsar.PulsarRouting;
 import io.github.routingkit.pulsar.SwitchMarkers;
 import io.github.routingkit.router.canary.CanaryRouter;
 import io.github.routingkit.testbrokers.EmbeddedPulsar;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
-import org.apache.pulsar.client.api.Consumer;
 import org.apache.pulsar.client.api.Message;
-import org.apache.pulsar.client.api.Producer;
-import org.apache.pulsar.client.api.PulsarClient;
-import org.apache.pulsar.client.api.Schema;
-import org.apache.pulsar.client.api.SubscriptionInitialPosition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,41 +53,8 @@ class PulsarCanaryRolloutBrokerTest {
   void perKeyCountersStayCorrectAcrossACanaryStep() throws Exception {
     String topic = "persistent://public/default/canary-orders";
     pulsar.createPartitionedTopic(topic, PARTITIONS);
-    List<Message<String>> worstOrder = new ArrayList<>();
-    try (PulsarClient client = PulsarClient.builder().serviceUrl(pulsar.brokerServiceUrl())
-        .build()) {
-      try (Producer<String> at5 = PulsarRouting.customPartition(client.newProducer(Schema.STRING)
-          .topic(topic).enableBatching(false), spec("5%")).create()) {
-        for (int s = 0; s < PER_STEP; s++) {
-          for (int k = 0; k < KEYS; k++) {
-            at5.newMessage().key("key-" + k).value(Integer.toString(s)).sendAsync();
-          }
-        }
-        at5.flush();
-      }
-      assertThat(SwitchMarkers.send(client, topic, "canary-25", 2)).isEqualTo(PARTITIONS);
-      try (Producer<String> at25 = PulsarRouting.customPartition(client.newProducer(Schema.STRING)
-          .topic(topic).enableBatching(false), spec("25%")).create()) {
-        for (int s = PER_STEP; s < 2 * PER_STEP; s++) {
-          for (int k = 0; k < KEYS; k++) {
-            at25.newMessage().key("key-" + k).value(Integer.toString(s)).sendAsync();
-          }
-        }
-        at25.flush();
-      }
-      for (int p = PARTITIONS - 1; p >= 0; p--) {
-        try (Consumer<String> c = client.newConsumer(Schema.STRING)
-            .topic(topic + "-partition-" + p).subscriptionName("reader")
-            .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest).subscribe()) {
-          Message<String> m;
-          while ((m = c.receive(1, TimeUnit.SECONDS)) != null) {
-            worstOrder.add(m);
-            c.acknowledge(m);
-          }
-        }
-      }
-    }
-    assertThat(worstOrder).hasSize(2 * PER_STEP * KEYS + PARTITIONS);
+    List<Message<String>> worstOrder = PulsarRouterStep.produceAcrossStepAndReadWorstOrder(
+        pulsar, topic, PARTITIONS, spec("5%"), spec("25%"), KEYS, PER_STEP, "canary-25", 2);
     Map<String, Set<Integer>> partitionsOf = new HashMap<>();
     for (Message<String> m : worstOrder) {
       if (SwitchMarkers.marker(m) == null) {

@@ -6,21 +6,13 @@ import io.github.routingkit.KeyRouter;
 import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.SwitchBarrier;
 import io.github.routingkit.testbrokers.EmbeddedPulsar;
-import io.github.routingkit.pulsar.PulsarRouting;
 import io.github.routingkit.pulsar.SwitchMarkers;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
-import org.apache.pulsar.client.api.Consumer;
 import org.apache.pulsar.client.api.Message;
-import org.apache.pulsar.client.api.Producer;
-import org.apache.pulsar.client.api.PulsarClient;
-import org.apache.pulsar.client.api.Schema;
-import org.apache.pulsar.client.api.SubscriptionInitialPosition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,39 +49,8 @@ class PulsarSwitchMarkerBrokerTest {
   void perKeyCountersStayCorrectAcrossAStep() throws Exception {
     String topic = "persistent://public/default/switch-orders";
     pulsar.createPartitionedTopic(topic, PARTITIONS);
-    List<Message<String>> worstOrder = new ArrayList<>();
-    try (PulsarClient client = PulsarClient.builder().serviceUrl(pulsar.brokerServiceUrl())
-        .build()) {
-      try (Producer<String> old = PulsarRouting.customPartition(client.newProducer(Schema.STRING)
-          .topic(topic).enableBatching(false), spec("native")).create()) {
-        for (int s = 0; s < PER_STEP; s++) {
-          for (int k = 0; k < KEYS; k++) {
-            old.newMessage().key("key-" + k).value(Integer.toString(s)).send();
-          }
-        }
-      }
-      assertThat(SwitchMarkers.send(client, topic, "g2", 1)).isEqualTo(PARTITIONS);
-      try (Producer<String> next = PulsarRouting.customPartition(client.newProducer(Schema.STRING)
-          .topic(topic).enableBatching(false), spec("jump")).create()) {
-        for (int s = PER_STEP; s < 2 * PER_STEP; s++) {
-          for (int k = 0; k < KEYS; k++) {
-            next.newMessage().key("key-" + k).value(Integer.toString(s)).send();
-          }
-        }
-      }
-      for (int p = PARTITIONS - 1; p >= 0; p--) {
-        try (Consumer<String> c = client.newConsumer(Schema.STRING)
-            .topic(topic + "-partition-" + p).subscriptionName("reader")
-            .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest).subscribe()) {
-          Message<String> m;
-          while ((m = c.receive(3, TimeUnit.SECONDS)) != null) {
-            worstOrder.add(m);
-            c.acknowledge(m);
-          }
-        }
-      }
-    }
-    assertThat(worstOrder).hasSize(2 * PER_STEP * KEYS + PARTITIONS);
+    List<Message<String>> worstOrder = PulsarRouterStep.produceAcrossStepAndReadWorstOrder(
+        pulsar, topic, PARTITIONS, spec("native"), spec("jump"), KEYS, PER_STEP, "g2", 1);
     KeyRouter oldRouter = spec("native").keyRouter();
     KeyRouter newRouter = spec("jump").keyRouter();
     Map<String, Integer> naive = new HashMap<>();
