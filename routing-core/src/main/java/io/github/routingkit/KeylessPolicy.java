@@ -50,6 +50,24 @@ public enum KeylessPolicy {
     public Chooser newChooser() {
       return numPartitions -> ThreadLocalRandom.current().nextInt(numPartitions);
     }
+  },
+
+  /**
+   * {@code kafka-sticky}, the Kafka adapter's default: there ({@code RoutingPartitioner} in
+   * routing-kafka, specs without segment or version layers) keyless records batch as with
+   * kafka-clients' built-in partitioner ({@code BatchStickyKeyless}: one partition per topic until
+   * {@code batch.size} bytes went to it and its batch is full or sent). routing-core sees no
+   * batches, so a core router built from such a spec outside that adapter (a {@link KeyRouter}
+   * from {@code RoutingSpec.keyRouter()}, the Pulsar adapter, the test kit) uses the nearest core
+   * policy, {@link #STICKY}: exactly its chooser, {@value #STICKY_RUN} messages per partition in
+   * turn. The value exists so that one producer config (e.g. the README's Kafka quick start)
+   * parses everywhere and round-trips through {@code toString}, {@code toMap} and serialization.
+   */
+  KAFKA_STICKY("kafka-sticky") {
+    @Override
+    public Chooser newChooser() {
+      return new RoundRobin(STICKY_RUN);
+    }
   };
 
   /** Consecutive keyless messages {@link #STICKY} sends to one partition before moving on. */
@@ -91,7 +109,7 @@ public enum KeylessPolicy {
 
   /**
    * Creates the chooser that carries out this policy for one router: a new round-robin counter for
-   * {@link #ROUND_ROBIN} and {@link #STICKY}, a stateless chooser for {@link #RANDOM}. Thread-safe.
+   * {@link #ROUND_ROBIN}, {@link #STICKY} and {@link #KAFKA_STICKY}, a stateless chooser for {@link #RANDOM}. Thread-safe.
    */
   public abstract Chooser newChooser();
 

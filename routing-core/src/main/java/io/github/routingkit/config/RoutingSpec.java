@@ -63,8 +63,12 @@ import java.util.stream.Collectors;
  *       <td>the scheme's native {@link Placement}, its modulo placement
  *       ({@link HashScheme#moduloPlacement()}), or the named {@link Placement} (by
  *       {@link Placement#id()}); kept as written, resolution in {@link #describePlacement()}</td></tr>
- *   <tr><td>{@value #KEYLESS}</td><td>{@code round-robin | sticky | random}</td><td>{@code round-robin}</td>
- *       <td>the {@link KeylessPolicy} for messages without a key</td></tr>
+ *   <tr><td>{@value #KEYLESS}</td><td>{@code round-robin | sticky | random | kafka-sticky}</td>
+ *       <td>{@code round-robin} (Kafka adapter: {@code kafka-sticky})</td>
+ *       <td>the {@link KeylessPolicy} for messages without a key; {@code kafka-sticky} is the Kafka
+ *       adapter's batch-aware sticky policy ({@code BatchStickyKeyless} in routing-kafka), and a
+ *       router built by {@link #keyRouter()} runs it as the nearest core policy, {@code sticky}
+ *       ({@link KeylessPolicy#KAFKA_STICKY})</td></tr>
  *   <tr><td>{@value #SEGMENT_RANGES}</td><td>{@code name:from-to,...}</td><td>none</td>
  *       <td>explicit segment ranges ({@link SegmentRouter}); exclusive with weights</td></tr>
  *   <tr><td>{@value #SEGMENT_WEIGHTS}</td><td>{@code name:weight,...[,*:weight]}</td><td>none</td>
@@ -158,7 +162,10 @@ public final class RoutingSpec implements Serializable {
   public static final String ASSIGNOR_PREFIX = "routing.assignor.";
   /** The hash scheme: {@code kafka-murmur2} (default) or another {@link HashScheme#id()}. */
   public static final String SCHEME = "routing.scheme";
-  /** The keyless policy: {@code round-robin} (default), {@code sticky} or {@code random}. */
+  /**
+   * The keyless policy: {@code round-robin} (default), {@code sticky}, {@code random} or
+   * {@code kafka-sticky} (the Kafka adapter's default; {@code sticky} in a core router).
+   */
   public static final String KEYLESS = "routing.keyless";
   /**
    * The placement: {@code native} (default) or {@code modulo}, relative to the scheme, or a

@@ -1,5 +1,6 @@
 package io.github.routingkit.property;
 
+import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.hash.HashScheme;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -24,7 +25,8 @@ public final class RoutingGen {
    * Valid routing spec strings combining every layer: scheme and placement, or generations;
    * segments, hot keys (configured or detected) and, in about half of them, a canary
    * ({@code routing.canary.share} as a decimal or a percentage, 0 and 1 included) whose new spec
-   * is itself layered.
+   * is itself layered; about half set {@code routing.keyless} (any policy, {@code kafka-sticky}
+   * included).
    */
   public static Gen<String> specs() {
     Gen<String> scheme = Gen.of(HashScheme.values()).map(s -> "routing.scheme=" + s.id());
@@ -63,7 +65,10 @@ public final class RoutingGen {
           }
           return String.join(", ", parts);
         });
-    return Gen.combine(layered, canaries().injectNull(0.5),
+    Gen<String> keyless = Gen.of(KeylessPolicy.values()).map(k -> "routing.keyless=" + k.id());
+    Gen<String> withKeyless = Gen.combine(layered, keyless.injectNull(0.5),
+        (l, k) -> k == null ? l : l + ", " + k);
+    return Gen.combine(withKeyless, canaries().injectNull(0.5),
         (old, canary) -> canary == null ? old : old + ", " + canary);
   }
 
