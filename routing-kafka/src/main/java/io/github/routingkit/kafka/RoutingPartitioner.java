@@ -2,9 +2,9 @@ package io.github.routingkit.kafka;
 
 import io.github.routingkit.AvailablePartitions;
 import io.github.routingkit.KeyRouter;
+import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.config.RoutingSpec;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.Partitioner;
@@ -32,25 +32,31 @@ import org.apache.kafka.common.config.ConfigException;
  * next batch boundary, another drawn uniformly at random among the available partitions. Batch
  * boundaries come from {@link #onNewBatch} on kafka-clients 3.x, and on 4.x from a model of the
  * producer's batches (record sizes, {@code batch.size}, {@code linger.ms}); see
- * {@link BatchStickyKeyless} for how closely that follows upstream. Set {@code routing.keyless} to {@code round-robin},
+ * {@link BatchStickyKeyless} for how closely that follows upstream. Hot keys and a canary keep
+ * this policy (keyless records never reach the hot-key layer; a canary's follow the old spec).
+ * Set {@code routing.keyless} to {@code round-robin},
  * {@code sticky} or {@code random} for routing-core's policies, which run over the
  * topic's <em>available</em> partitions (those with a leader) when there are any, else over all
- * partitions, like the former {@code RoundRobinPartitioner}. With segment, hot-key or version layers
- * the policy is the router's ({@link KeyRouter#keylessPartition(int, AvailablePartitions)}: segment
- * and version layers keep keyless records in their shared range). (An empty key is a key: it is hashed.)
+ * partitions, like the former {@code RoundRobinPartitioner}. With segment or version layers (the
+ * layers that constrain keyless partitions) the placement is the router's
+ * ({@link KeyRouter#keylessPartition(int, AvailablePartitions)}: keyless records stay in the
+ * segments' shared range, or the default generation's partitions), under {@code round-robin} when
+ * {@code routing.keyless} is {@value #KAFKA_STICKY} or unset.
+ * (An empty key is a key: it is hashed.)
  *
  * <p>Returns a partition in {@code [0, n)}. Thread-safe: the producer may call it from any thread.
  */
 public final class RoutingPartitioner implements Partitioner {
   /**
    * The {@code routing.keyless} value of the built-in-like batching policy, this adapter's default
-   * (a Kafka-adapter value: routing-core's own policies are round-robin, sticky and random).
+   * ({@link KeylessPolicy#KAFKA_STICKY} in a spec; a core router outside this adapter runs it as
+   * {@code sticky}).
    */
   public static final String KAFKA_STICKY = "kafka-sticky";
 
   private volatile KeyRouter router = RoutingSpec.defaults().keyRouter();
   private volatile RoutingSpec spec = RoutingSpec.defaults();
-  /** The default keyless policy, or null when routing.keyless names one of core's or layers are set. */
+  /** The default keyless policy, or null: routing.keyless names a core policy, or segment/version layers. */
   private volatile BatchStickyKeyless batchSticky =
       new BatchStickyKeyless(BatchStickyKeyless.DEFAULT_BATCH_SIZE, lingerMs(null));
 
@@ -65,13 +71,6 @@ public final class RoutingPartitioner implements Partitioner {
    */
   @Override
   public void configure(Map<String, ?> configs) {
-    Object keyless = configs.get(RoutingSpec.KEYLESS);
-    boolean kafkaSticky = keyless == null || KAFKA_STICKY.equals(String.valueOf(keyless).trim());
-    if (kafkaSticky) {
-      Map<String, Object> rest = new HashMap<>(configs);
-      rest.remove(RoutingSpec.KEYLESS);
-      configs = rest;
-    }
     try {
       RoutingSpec parsed = RoutingSpec.parse(configs);
       if (parsed.readsVersionFromHeader()) {
@@ -79,10 +78,15 @@ public final class RoutingPartitioner implements Partitioner {
             + " Kafka: a Partitioner receives no record headers, so every record would silently"
             + " take the default generation; use key-prefix");
       }
-      this.router = parsed.keyRouter();
+      boolean kafkaSticky = configs.get(RoutingSpec.KEYLESS) == null
+          || parsed.keyless() == KeylessPolicy.KAFKA_STICKY;
+      // with segment or version layers, kafka-sticky keyless records keep the layer's placement
+      // under round-robin, as before kafka-sticky was a core value (core would run it as sticky)
+      this.router = kafkaSticky
+          ? parsed.withKeyless(KeylessPolicy.ROUND_ROBIN).keyRouter() : parsed.keyRouter();
       this.spec = parsed;
-      // layered specs keep their own keyless placement (shared range, exclusive segments)
-      this.batchSticky = kafkaSticky && !layered(parsed)
+      // layers that constrain keyless partitions keep their own placement (shared range)
+      this.batchSticky = kafkaSticky && !constrainsKeyless(parsed)
           ? new BatchStickyKeyless(batchSize(configs.get(ProducerConfig.BATCH_SIZE_CONFIG)),
               lingerMs(configs.get(ProducerConfig.LINGER_MS_CONFIG)))
           : null;
@@ -117,11 +121,15 @@ public final class RoutingPartitioner implements Partitioner {
     return router.keylessPartition(n, new Available(available));
   }
 
-  /** Whether the spec sets a segment, hot-key or version layer. */
-  private static boolean layered(RoutingSpec spec) {
+  /**
+   * Whether the spec sets a layer that constrains where keyless records may go: segments (keyless
+   * records stay in the shared range) or versions (they follow the default generation's partition
+   * count). Hot keys never see a keyless record, and a canary's keyless records follow the old
+   * spec, so neither turns kafka-sticky off (the new spec's routing.canary.next.* layers don't).
+   */
+  private static boolean constrainsKeyless(RoutingSpec spec) {
     for (String key : spec.toMap().keySet()) {
-      if (key.startsWith("routing.segment.") || key.startsWith("routing.hotkey.")
-          || key.startsWith("routing.version.")) {
+      if (key.startsWith("routing.segment.") || key.startsWith("routing.version.")) {
         return true;
       }
     }
@@ -182,7 +190,8 @@ public final class RoutingPartitioner implements Partitioner {
 
   /**
    * Returns the {@code linger.ms} the default keyless policy models batches with, or -1 when
-   * {@code routing.keyless} selects one of routing-core's policies or the spec has layers.
+   * {@code routing.keyless} selects one of routing-core's policies or the spec has segment or
+   * version layers.
    */
   public long keylessLingerMs() {
     BatchStickyKeyless sticky = batchSticky;
@@ -191,7 +200,8 @@ public final class RoutingPartitioner implements Partitioner {
 
   /**
    * Returns the {@code batch.size} the default keyless policy switches partitions at, or -1 when
-   * {@code routing.keyless} selects one of routing-core's policies or the spec has layers.
+   * {@code routing.keyless} selects one of routing-core's policies or the spec has segment or
+   * version layers.
    */
   public int keylessBatchSize() {
     BatchStickyKeyless sticky = batchSticky;

@@ -70,8 +70,8 @@ class BatchStickyKeylessTest {
         RoutingSpec.KEYLESS, "kafka-sticky"));
     assertThat(explicit.keylessBatchSize()).isEqualTo(1000);
     assertThat(explicit.keylessLingerMs()).isEqualTo(20);
-    assertThat(explicit.spec()).as("kafka-sticky is the adapter's, not a spec value")
-        .isEqualTo(RoutingSpec.defaults());
+    assertThat(explicit.spec()).as("kafka-sticky is a spec value, kept as written")
+        .isEqualTo(RoutingSpec.defaults().withKeyless(io.github.routingkit.KeylessPolicy.KAFKA_STICKY));
     RoutingPartitioner core = new RoutingPartitioner();
     core.configure(Map.of("batch.size", 1000, RoutingSpec.KEYLESS, "round-robin"));
     assertThat(core.keylessBatchSize()).isEqualTo(-1);
@@ -249,6 +249,79 @@ class BatchStickyKeylessTest {
     // 1000 draws among 6 partitions: about 5/6 of them change the partition (upstream's draw
     // may repeat it too)
     assertThat(switches).isBetween(760, 900);
+  }
+
+  /** Keyless partitions of {@code records} 100-byte records through a partitioner with {@code spec}. */
+  private static int[] keyless(Map<String, Object> spec, Cluster c, int records) {
+    RoutingPartitioner partitioner = new RoutingPartitioner();
+    Map<String, Object> configs = new HashMap<>(spec);
+    configs.put("batch.size", 1000);
+    configs.put("linger.ms", 600_000);
+    partitioner.configure(configs);
+    int[] chosen = new int[records];
+    for (int i = 0; i < records; i++) {
+      chosen[i] = partitioner.partition("t", null, null, null, new byte[100], c);
+    }
+    return chosen;
+  }
+
+  /**
+   * Hot keys and a canary keep kafka-sticky batching (keyless records never reach the hot-key
+   * layer; a canary's follow the old spec): as with the plain spec, 16 records of 100 bytes per
+   * 1000-byte batch, switching only at a batch boundary. Before, routing.hotkey.* turned keyless
+   * records into core round-robin, one partition per record.
+   */
+  @Test
+  void hotKeysAndCanaryKeepKafkaSticky() {
+    Cluster c = cluster("t", 6, Set.of());
+    List<Map<String, Object>> specs = List.of(
+        Map.of(),
+        Map.of(RoutingSpec.KEYLESS, "kafka-sticky"),
+        Map.of("routing.hotkey.keys", "a:2,b:3"),
+        Map.of("routing.hotkey.keys", "a:2", RoutingSpec.KEYLESS, "kafka-sticky"),
+        Map.of("routing.hotkey.detect", "true"),
+        Map.of("routing.canary.share", "0.5", "routing.canary.next.placement", "jump",
+            "routing.canary.next.hotkey.keys", "a:2"));
+    for (Map<String, Object> spec : specs) {
+      RoutingPartitioner partitioner = new RoutingPartitioner();
+      Map<String, Object> configs = new HashMap<>(spec);
+      configs.put("batch.size", 1000);
+      partitioner.configure(configs);
+      assertThat(partitioner.keylessBatchSize()).as("%s", spec).isEqualTo(1000);
+      int[] chosen = keyless(spec, c, 1600);
+      int switches = 0;
+      for (int i = 1; i < chosen.length; i++) {
+        if (chosen[i] != chosen[i - 1]) {
+          assertThat(i % 16).as("%s: a switch at record %d", spec, i).isZero();
+          switches++;
+        }
+      }
+      assertThat(switches).as("%s: switches in 100 batches", spec).isBetween(60, 99);
+    }
+  }
+
+  /**
+   * Segments and versions constrain keyless partitions, so they keep their own placement (in the
+   * shared range, round-robin under kafka-sticky as before) and kafka-sticky batching is off.
+   */
+  @Test
+  void segmentAndVersionLayersKeepTheirKeylessPlacement() {
+    Cluster c = cluster("t", 6, Set.of());
+    for (Map<String, Object> spec : List.<Map<String, Object>>of(
+        Map.of("routing.segment.ranges", "a:0-1,b:2-3", "routing.segment.exclusive", "a,b"),
+        Map.of("routing.segment.ranges", "a:0-1,b:2-3", "routing.segment.exclusive", "a,b",
+            RoutingSpec.KEYLESS, "kafka-sticky", "routing.hotkey.keys", "x:2"))) {
+      RoutingPartitioner partitioner = new RoutingPartitioner();
+      partitioner.configure(spec);
+      assertThat(partitioner.keylessBatchSize()).as("%s", spec).isEqualTo(-1);
+      int[] chosen = keyless(spec, c, 8);
+      assertThat(chosen).as("%s: round-robin over the shared range", spec)
+          .containsExactly(4, 5, 4, 5, 4, 5, 4, 5);
+    }
+    RoutingPartitioner versions = new RoutingPartitioner();
+    versions.configure(Map.of("routing.version.generations", "v1:kafka-murmur2:native:4,v2:xxh3-64:jump:*",
+        "routing.version.default", "v1"));
+    assertThat(versions.keylessBatchSize()).isEqualTo(-1);
   }
 
   /**
