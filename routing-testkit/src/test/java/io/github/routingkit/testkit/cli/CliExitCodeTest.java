@@ -59,6 +59,22 @@ class CliExitCodeTest {
     assertThat(r.err()).doesNotContain("\tat ").doesNotContain("Exception:");
   }
 
+  // ---- routing.keyless=kafka-sticky in a --spec file (the README's Kafka producer config)
+
+  @Test
+  void specWithKafkaStickyKeylessIsAccepted() {
+    Path readme = LintCommandTest.file("kafka/readme-producer.properties");
+    Result analyze = run("analyze", "--keys", keys.toString(), "--partitions", "12",
+        "--spec", readme.toString());
+    assertThat(analyze.code()).as(analyze.err()).isZero();
+    Result resize = run("resize", "--keys", keys.toString(), "--from", "12", "--to", "16",
+        "--spec", readme.toString());
+    assertThat(resize.code()).as(resize.err()).isZero();
+    Result rollout = run("rollout", "--keys", keys.toString(), "--spec", readme.toString(),
+        "--next", generations.toString(), "--plan", "50,100", "--partitions", "24", "--quiet");
+    assertThat(rollout.code()).as(rollout.err()).isZero();
+  }
+
   // ---- item 12: exit codes
 
   @Test
