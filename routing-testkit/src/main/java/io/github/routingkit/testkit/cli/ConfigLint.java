@@ -1,5 +1,6 @@
 package io.github.routingkit.testkit.cli;
 
+import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.config.RoutingSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,10 +28,12 @@ final class ConfigLint {
   enum Rule {
     RK001("unknown-routing-key", "a routing.* key this version does not know (a typo is silently"
         + " ignored by the client)"),
-    RK002("invalid-routing-spec", "the producer's routing.* keys do not parse"),
+    RK002("invalid-routing-spec", "the producer's routing.* keys (or those of a consumer that"
+        + " routes by them) do not parse"),
     RK003("partitioner-without-assignor-review", "the producer's partitioner is changed but the"
-        + " consumer's assignment is not reviewed with it (Kafka: no RoutingKit assignor or a"
-        + " different routing spec; Pulsar: consumer routing.* differs)"),
+        + " consumer's assignment is not reviewed with it (Kafka: no RoutingKit assignor, or one"
+        + " whose parsed routing spec routes keys differently, no routing.* keys meaning the"
+        + " default spec; Pulsar: the consumer's parsed routing.* spec differs)"),
     RK004("key-order-shared-subscription", "--require-key-order with a Pulsar Shared"
         + " subscription, which delivers one key to several consumers"),
     RK005("key-order-single-partition", "--require-key-order with Pulsar SinglePartition"
@@ -46,7 +49,10 @@ final class ConfigLint {
         + " blocks after a handful of messages in flight, at every reconnect"),
     RK010("transactions-impure-router", "transactions with a router that is not a pure function"
         + " of the key (routing.keyless=random; hot keys with least-loaded or round-robin"
-        + " choice): a retried transaction writes the same key elsewhere");
+        + " choice): a retried transaction writes the same key elsewhere"),
+    RK011("kafka-header-version-source", "a Kafka producer with RoutingPartitioner and"
+        + " routing.version.source=header (or routing.canary.next.version.source=header), which"
+        + " RoutingPartitioner refuses at startup: a Partitioner sees no record headers");
 
     final String name;
     final String description;
@@ -69,6 +75,9 @@ final class ConfigLint {
   static final Set<String> ASSIGNOR_KEYS = Set.of("routing.assignor.weight",
       "routing.assignor.topic.weights", "routing.assignor.instance.weights",
       "routing.assignor.rebalance.protocol");
+
+  /** The Kafka adapter's partitioner class, as producers name it in partitioner.class. */
+  static final String ROUTING_PARTITIONER = "io.github.routingkit.kafka.RoutingPartitioner";
 
   static final int KEY_SHARED_RECEIVER_QUEUE_LIMIT = 1000;
   static final int SMALL_PENDING_QUEUE = 1000;
@@ -105,8 +114,9 @@ final class ConfigLint {
     unknownKeys(producer, producerName, out);
     unknownKeys(consumer, consumerName, out);
     Map<String, String> producerRouting = routing(producer);
+    RoutingSpec producerSpec = null;
     try {
-      RoutingSpec.parse(producerRouting);
+      producerSpec = RoutingSpec.parse(producerRouting);
     } catch (RuntimeException e) {
       out.add(new Finding(Rule.RK002, Severity.ERROR, producerName, e.getMessage(),
           "correct the value (see docs/configuration.md)"));
@@ -114,15 +124,41 @@ final class ConfigLint {
     boolean kafka = flavor.equals("kafka");
     String pc = get(producer, "partitioner.class");
     String mode = get(producer, "messageRoutingMode");
+    // RK011: a spec RoutingPartitioner refuses at startup (it sees no record headers)
+    if (kafka && producerSpec != null && ROUTING_PARTITIONER.equals(pc)
+        && producerSpec.readsVersionFromHeader()) {
+      List<String> header = new ArrayList<>();
+      for (String key : List.of(RoutingSpec.VERSION_SOURCE,
+          RoutingSpec.CANARY_NEXT_PREFIX + "version.source")) {
+        if ("header".equals(producerRouting.get(key))) {
+          header.add(key + "=header");
+        }
+      }
+      out.add(new Finding(Rule.RK011, Severity.ERROR, producerName, "partitioner.class=" + pc
+          + " with " + String.join(" and ", header) + ": a Kafka Partitioner receives no record"
+          + " headers, so RoutingPartitioner refuses the spec with a ConfigException when the"
+          + " producer is created", "routing.version.source=key-prefix (the default) and carry"
+          + " the generation in the key"));
+    }
     // RK003: a partitioner change without the consumer side reviewed
     boolean routesCustom = kafka ? pc != null : ("CustomPartition".equals(mode)
         || !producerRouting.isEmpty());
     Map<String, String> consumerRouting = routing(consumer);
     consumerRouting.keySet().removeIf(k -> k.startsWith(RoutingSpec.ASSIGNOR_PREFIX));
-    Map<String, String> producerSpecKeys = new TreeMap<>(producerRouting);
     if (routesCustom) {
       String strategy = get(consumer, "partition.assignment.strategy");
       boolean routingAssignor = strategy != null && strategy.contains("io.github.routingkit.kafka");
+      // the consumer's spec: its routing.* keys (a RoutingKit assignor without any runs the
+      // default spec); null if they do not parse (RK002) or a Pulsar consumer has none
+      RoutingSpec consumerSpec = null;
+      if ((routingAssignor || !kafka) && (kafka || !consumerRouting.isEmpty())) {
+        try {
+          consumerSpec = RoutingSpec.parse(consumerRouting);
+        } catch (RuntimeException e) {
+          out.add(new Finding(Rule.RK002, Severity.ERROR, consumerName, e.getMessage(),
+              "correct the value (see docs/configuration.md)"));
+        }
+      }
       String what = kafka ? "partitioner.class=" + pc : "messageRoutingMode="
           + (mode == null ? "(default) with routing.* keys" : mode);
       if (kafka && !routingAssignor) {
@@ -133,11 +169,12 @@ final class ConfigLint {
             + " partitions", "review the assignment with the new partitioner (e.g."
             + " partition.assignment.strategy=io.github.routingkit.kafka.RoutingAssignor with the"
             + " same routing.* keys), and plan the cutover (routing resize --spec)"));
-      } else if ((routingAssignor || !kafka) && !consumerRouting.isEmpty()
-          && !consumerRouting.equals(producerSpecKeys)) {
-        out.add(new Finding(Rule.RK003, Severity.ERROR, consumerName, "the consumer's routing.*"
-            + " keys " + consumerRouting + " differ from the producer's " + producerSpecKeys,
-            "give both the same routing.* keys (one shared file)"));
+      } else if (consumerSpec != null && producerSpec != null
+          && !sameKeyedRouting(producerSpec, consumerSpec)) {
+        out.add(new Finding(Rule.RK003, Severity.ERROR, consumerName, "the consumer's routing"
+            + " spec " + describe(consumerRouting, consumerSpec) + " differs from the producer's "
+            + describe(producerRouting, producerSpec), "give both the same routing.* keys (one"
+            + " shared file)"));
       } else if (!kafka && consumerRouting.isEmpty()) {
         out.add(new Finding(Rule.RK003, Severity.WARNING, consumerName, "the producer sets "
             + what + " but the consumer config has no routing.* keys: its Key_Shared ranges or"
@@ -223,6 +260,27 @@ final class ConfigLint {
       }
     }
     return out;
+  }
+
+  /**
+   * Whether two specs route every key alike: equal once the keyless policy is set aside (keyless
+   * records have no key to assign by, and a consumer's routing.keyless is never used).
+   */
+  static boolean sameKeyedRouting(RoutingSpec a, RoutingSpec b) {
+    return a.withKeyless(KeylessPolicy.ROUND_ROBIN).equals(b.withKeyless(KeylessPolicy.ROUND_ROBIN));
+  }
+
+  /** The keys as written, then the spec they parse to (without routing.keyless). */
+  private static String describe(Map<String, String> keys, RoutingSpec spec) {
+    StringBuilder parsed = new StringBuilder();
+    for (Map.Entry<String, String> e : spec.toMap().entrySet()) {
+      if (!e.getKey().equals(RoutingSpec.KEYLESS)) {
+        parsed.append(parsed.length() == 0 ? "" : ", ").append(e.getKey()).append('=')
+            .append(e.getValue());
+      }
+    }
+    return (keys.isEmpty() ? "(no routing.* keys: the default)" : keys.toString())
+        + " = {" + parsed + "}";
   }
 
   private static void unknownKeys(Properties p, String file, List<Finding> out) {

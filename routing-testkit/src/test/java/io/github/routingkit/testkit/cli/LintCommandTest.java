@@ -83,6 +83,48 @@ class LintCommandTest {
         .contains("messageRoutingMode=CustomPartition");
   }
 
+  /** The README's quick-start pair: routing.keyless=kafka-sticky is a spec value (RK002). */
+  @Test
+  void theReadmeKafkaQuickStartPairIsClean() {
+    Result r = lint("kafka/readme-producer.properties", "kafka/readme-consumer.properties",
+        "--strict");
+    assertThat(findings(r)).as(r.out() + r.err()).isEmpty();
+    assertThat(r.code()).isZero();
+  }
+
+  /** RK003 compares parsed specs, not key text. */
+  @Test
+  void rk003ComparesParsedSpecs() {
+    // routing.scheme=kafka-murmur2 (+ keyless) and routing.placement=native are one spec
+    Result same = lint("kafka/readme-producer.properties",
+        "kafka/native-placement-consumer.properties", "--strict");
+    assertThat(findings(same)).as(same.out()).isEmpty();
+    // a RoutingAssignor consumer without routing.* keys runs the default spec, not jump
+    Result defaults = lint("kafka/clean-producer.properties", "kafka/readme-consumer.properties");
+    assertThat(defaults.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
+    assertThat(findings(defaults)).singleElement().asString().startsWith("ERROR RK003")
+        .contains("(no routing.* keys: the default)").contains("routing.placement=jump");
+  }
+
+  /** RK011: RoutingPartitioner refuses routing.version.source=header at startup. */
+  @Test
+  void rk011HeaderVersionSourceWithRoutingPartitioner() {
+    Result header = lint("kafka/header-version-producer.properties",
+        "kafka/default-consumer.properties");
+    assertThat(header.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
+    assertThat(header.out()).contains("ERROR RK011 kafka-header-version-source")
+        .contains("routing.version.source=header").contains("ConfigException");
+    Result canary = lint("kafka/header-canary-producer.properties",
+        "kafka/default-consumer.properties");
+    assertThat(canary.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
+    assertThat(canary.out()).contains("ERROR RK011")
+        .contains("routing.canary.next.version.source=header");
+    Result keyPrefix = lint("kafka/key-prefix-version-producer.properties",
+        "kafka/default-consumer.properties");
+    assertThat(keyPrefix.out()).doesNotContain("RK011");
+    assertThat(keyPrefix.code()).isZero();
+  }
+
   @Test
   void rk004SharedSubscriptionOnlyWhenKeyOrderIsRequired() {
     Result r = lint("pulsar/clean-producer.properties", "pulsar/shared-consumer.properties",
