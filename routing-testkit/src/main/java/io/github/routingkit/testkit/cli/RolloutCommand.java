@@ -44,7 +44,7 @@ final class RolloutCommand implements Callable<Integer> {
 
   @Option(names = "--plan", paramLabel = "PCT", required = true, split = ",",
       description = "The shares of keys through the new spec at each step, in percent, strictly"
-          + " increasing from above 0 to at most 100, e.g. 1,5,25,100 (a trailing % is allowed)."
+          + " increasing from above 0 to at most 100, e.g. 1,5,25,100 (a trailing %% is allowed)."
           + " The rollout starts at 0.")
   List<String> plan;
 
