@@ -49,7 +49,8 @@ final class RolloutCommand implements Callable<Integer> {
   List<String> plan;
 
   @Option(names = "--partitions", paramLabel = "N", required = true,
-      description = "Partition count, 1 to 65536.")
+      description = "Partition count, 1 to 65536 (the report keeps a load change per step and"
+          + " partition).")
   int partitions;
 
   @Option(names = "--top", paramLabel = "K", defaultValue = "5",
@@ -128,8 +129,9 @@ final class RolloutCommand implements Callable<Integer> {
       for (RolloutReport.Step s : report.steps()) {
         double moved = 100.0 * s.movedMessages() / report.messages();
         if (moved > maxMoved) {
-          cmd.getErr().printf(Locale.ROOT, "routing: step to %s%% moves %.2f%% of the traffic,"
-              + " more than --max-moved %s%n", trim(100 * s.toShare()), moved, maxMoved);
+          cmd.getErr().printf(Locale.ROOT, "routing: step to %s%% moves %s of the traffic,"
+              + " more than --max-moved %s%n", trim(100 * s.toShare()),
+              RolloutReport.percent(s.movedMessages(), report.messages()), maxMoved);
           cmd.getErr().flush();
           return RoutingCli.EXIT_CHECK_FAILED;
         }
