@@ -546,8 +546,8 @@ public final class RoutingSpec implements Serializable {
 
   /**
    * Returns {@value #PLACEMENT} as written ({@code native} when unset), e.g. {@code native} or
-   * {@code floor-mod}: what {@link #toString()} and {@link #toMap()} keep, so a spec round-trips
-   * as the user wrote it.
+   * {@code floor-mod}: what {@link #toString()} and {@link #toMap()} keep (both leave out
+   * {@code native}, the default), so a spec round-trips as the user wrote it.
    */
   public String placementSetting() {
     return placementMode.id;

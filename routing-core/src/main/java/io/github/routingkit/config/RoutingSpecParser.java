@@ -98,9 +98,11 @@ final class RoutingSpecParser {
             }
             if (!RoutingSpec.layerKeys().contains(key)) {
               String near = nearest(key, knownProperties());
-              throw new RoutingConfigException(key, raw, "unknown property"
-                  + (near == null ? "" : " (did you mean " + near + "?)")
-                  + ", known routing properties are " + knownProperties());
+              // with a suggestion, the full list (over 40 names) would only bury it
+              throw new RoutingConfigException(key, raw, "unknown property" + (near == null
+                  ? ", known routing properties are " + knownProperties()
+                  : " (did you mean " + near + "?), docs/configuration.md lists every routing"
+                      + " property"));
             }
             if (value == null || value.isEmpty()) {
               throw new RoutingConfigException(key, raw, "must not be empty");

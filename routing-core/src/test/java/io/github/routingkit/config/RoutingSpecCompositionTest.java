@@ -158,7 +158,13 @@ class RoutingSpecCompositionTest {
   void aTypoedPropertyNamesTheOneItWasMeantToBe() {
     assertThatThrownBy(() -> RoutingSpec.parse(Map.of("routing.placment", "jump")))
         .hasMessageStartingWith("routing.placment value was 'jump', unknown property"
-            + " (did you mean routing.placement?), known routing properties are [");
+            + " (did you mean routing.placement?), docs/configuration.md lists every routing"
+            + " property")
+        .hasMessageNotContaining("known routing properties are");
+    // the trial's line listed all known properties: with a suggestion it stays short
+    assertThat(org.junit.jupiter.api.Assertions.assertThrows(RoutingConfigException.class,
+        () -> RoutingSpec.parse(Map.of("routing.segment.weigths", "a:1"))).getMessage())
+        .contains("did you mean routing.segment.weights?").hasSizeLessThan(200);
     assertThatThrownBy(() -> RoutingSpec.parse(Map.of("routing.hotkey.smaple", "8")))
         .hasMessageContaining("(did you mean routing.hotkey.sample?)");
     assertThatThrownBy(() -> RoutingSpec.parse(Map.of("routing.colour", "blue")))

@@ -103,7 +103,14 @@ class RoutingSpecProperties {
       config.put(key, value);
       RoutingConfigException e = catchThrowableOfType(RoutingConfigException.class,
           () -> RoutingSpec.parse(config));
-      assertNames(e, key, value, RoutingSpec.knownProperties());
+      String near = RoutingSpec.nearest(key, RoutingSpec.knownProperties());
+      if (near == null) { // nothing close: the message lists every known key
+        assertNames(e, key, value, RoutingSpec.knownProperties());
+      } else { // a suggestion, and the docs instead of the whole list that would bury it
+        assertNames(e, key, value, java.util.Set.of(near));
+        assertThat(e.getMessage()).contains("did you mean " + near + "?",
+            "docs/configuration.md").doesNotContain("known routing properties are");
+      }
     });
   }
 

@@ -126,8 +126,19 @@ public final class RolloutReport {
     return part < 0 || whole <= 0 ? Double.NaN : (double) part / whole;
   }
 
-  private static String pctOrNa(double f) {
-    return Double.isNaN(f) ? "n/a" : Text.pct(f);
+  /**
+   * Returns {@code part / whole} as a percentage with two decimals, e.g. {@code 68.67%}, rounded
+   * half-up from the exact ratio (not from a double, which may sit just below or above the half),
+   * or {@code n/a} when {@code part < 0} or {@code whole <= 0}. The text report and the
+   * {@code routing rollout --max-moved} message both format through this method, so they agree.
+   */
+  public static String percent(long part, long whole) {
+    if (part < 0 || whole <= 0) {
+      return "n/a";
+    }
+    return java.math.BigDecimal.valueOf(part).multiply(java.math.BigDecimal.valueOf(100))
+        .divide(java.math.BigDecimal.valueOf(whole), 2, java.math.RoundingMode.HALF_UP)
+        .toPlainString() + "%";
   }
 
   private static String share(double s) {
@@ -152,10 +163,10 @@ public final class RolloutReport {
     for (Step s : steps) {
       sb.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s%n",
           share(s.fromShare()) + " -> " + share(s.toShare()),
-          pctOrNa(frac(s.switchedKeys(), distinctKeys)), pctOrNa(frac(s.movedKeys(), distinctKeys)),
-          pctOrNa(frac(s.movedMessages(), messages)),
-          pctOrNa(frac(s.cumulativeMovedKeys(), distinctKeys)),
-          pctOrNa(frac(s.cumulativeMovedMessages(), messages)), Text.dec(s.maxOverMean(), 4)));
+          percent(s.switchedKeys(), distinctKeys), percent(s.movedKeys(), distinctKeys),
+          percent(s.movedMessages(), messages),
+          percent(s.cumulativeMovedKeys(), distinctKeys),
+          percent(s.cumulativeMovedMessages(), messages), Text.dec(s.maxOverMean(), 4)));
     }
     double mean = (double) messages / partitions;
     for (Step s : steps) {

@@ -44,6 +44,23 @@ class RolloutReportTest {
     return load;
   }
 
+  /**
+   * 13,733 of 20,000 (docs/rollout.md's last step) is 68.665 % exactly: the double 0.68665 times
+   * 100 formats as 68.66 %, 100.0 * 13733 / 20000 as 68.67 %; percent rounds the exact ratio.
+   */
+  @Test
+  void percentRoundsTheExactRatioHalfUp() {
+    assertThat(Text.pct(13_733 / 20_000.0)).isEqualTo("68.66%"); // why the exact form is needed
+    assertThat(RolloutReport.percent(13_733, 20_000)).isEqualTo("68.67%");
+    assertThat(RolloutReport.percent(1, 3)).isEqualTo("33.33%");
+    assertThat(RolloutReport.percent(2, 3)).isEqualTo("66.67%");
+    assertThat(RolloutReport.percent(0, 7)).isEqualTo("0.00%");
+    assertThat(RolloutReport.percent(7, 7)).isEqualTo("100.00%");
+    assertThat(RolloutReport.percent(Long.MAX_VALUE, Long.MAX_VALUE)).isEqualTo("100.00%");
+    assertThat(RolloutReport.percent(-1, 7)).isEqualTo("n/a");
+    assertThat(RolloutReport.percent(1, 0)).isEqualTo("n/a");
+  }
+
   @Test
   void eachStepIsTheMigrationPlanBetweenItsTwoCanaries() {
     List<String> keys = sample();

@@ -382,7 +382,20 @@ final class KafkaTopic implements LiveTopic {
         + " --timeout for a slow cluster)");
   }
 
-  private static String message(Throwable e) {
+  /**
+   * The exception's class and message, and its root cause's when there is one: the client wraps
+   * the reason ({@code ConfigException: Invalid url in bootstrap.servers: localhost}) in a
+   * {@code KafkaException: Failed to create new KafkaAdminClient} that alone says nothing.
+   */
+  static String message(Throwable e) {
+    Throwable root = e;
+    for (int i = 0; root.getCause() != null && root.getCause() != root && i < 20; i++) {
+      root = root.getCause();
+    }
+    return root == e ? text(e) : text(e) + " (cause: " + text(root) + ")";
+  }
+
+  private static String text(Throwable e) {
     String m = e.getMessage();
     return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
   }

@@ -44,12 +44,13 @@ final class RolloutCommand implements Callable<Integer> {
 
   @Option(names = "--plan", paramLabel = "PCT", required = true, split = ",",
       description = "The shares of keys through the new spec at each step, in percent, strictly"
-          + " increasing from above 0 to at most 100, e.g. 1,5,25,100 (a trailing % is allowed)."
+          + " increasing from above 0 to at most 100, e.g. 1,5,25,100 (a trailing %% is allowed)."
           + " The rollout starts at 0.")
   List<String> plan;
 
   @Option(names = "--partitions", paramLabel = "N", required = true,
-      description = "Partition count, 1 to 65536.")
+      description = "Partition count, 1 to 65536 (the report keeps a load change per step and"
+          + " partition).")
   int partitions;
 
   @Option(names = "--top", paramLabel = "K", defaultValue = "5",
@@ -128,8 +129,9 @@ final class RolloutCommand implements Callable<Integer> {
       for (RolloutReport.Step s : report.steps()) {
         double moved = 100.0 * s.movedMessages() / report.messages();
         if (moved > maxMoved) {
-          cmd.getErr().printf(Locale.ROOT, "routing: step to %s%% moves %.2f%% of the traffic,"
-              + " more than --max-moved %s%n", trim(100 * s.toShare()), moved, maxMoved);
+          cmd.getErr().printf(Locale.ROOT, "routing: step to %s%% moves %s of the traffic,"
+              + " more than --max-moved %s%n", trim(100 * s.toShare()),
+              RolloutReport.percent(s.movedMessages(), report.messages()), maxMoved);
           cmd.getErr().flush();
           return RoutingCli.EXIT_CHECK_FAILED;
         }

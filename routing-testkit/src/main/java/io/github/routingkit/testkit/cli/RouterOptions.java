@@ -73,15 +73,24 @@ final class RouterOptions {
     if (placement == null) {
       return null;
     }
-    RoutingSpec s = schemeAndPlacement(cmd);
+    return "--placement " + placement + ": " + resolvedPlacement(schemeAndPlacement(cmd));
+  }
+
+  /**
+   * The spec's placement as the echoes print it: an alias with what it resolved to
+   * ({@link RoutingSpec#describePlacement()}, e.g. {@code native (floor-mod for pulsar-murmur3)}),
+   * a concrete placement with the alias that also selects it for the scheme, e.g.
+   * {@code floor-mod (what native selects for pulsar-murmur3)}.
+   */
+  static String resolvedPlacement(RoutingSpec s) {
     if (!s.placementSetting().equals(s.placement().id())) {
-      return "--placement " + placement + ": " + s.describePlacement();
+      return s.describePlacement();
     }
     RoutingSpec asNative = s.withPlacement("native");
     RoutingSpec asModulo = s.withPlacement("modulo");
     String same = asNative.placement() == s.placement() ? "native"
         : asModulo.placement() == s.placement() ? "modulo" : null;
-    return "--placement " + placement + ": " + placement
+    return s.describePlacement()
         + (same == null ? " (no alias selects it for " + s.scheme().id() + ")"
             : " (what " + same + " selects for " + s.scheme().id() + ")");
   }
@@ -107,10 +116,12 @@ final class RouterOptions {
       if (scheme != null || placement != null) {
         throw new ParameterException(cmd, "give either --spec or --scheme/--placement, not both");
       }
-      RoutingSpec parsed = loadSpec(spec, "--spec");
-      if (parsed.toMap().containsKey(RoutingSpec.PLACEMENT)) { // say what it resolved to
+      Properties raw = loadProperties(spec, "--spec");
+      RoutingSpec parsed = parse(raw, spec, "--spec");
+      // the file, not the spec, says whether routing.placement was set: toMap() leaves out native
+      if (raw.getProperty(RoutingSpec.PLACEMENT) != null) { // say what it resolved to
         cmd.getErr().println("routing: --spec " + spec + ": " + RoutingSpec.PLACEMENT + "="
-            + parsed.describePlacement());
+            + resolvedPlacement(parsed));
         cmd.getErr().flush();
       }
       try {
@@ -133,6 +144,11 @@ final class RouterOptions {
    * UTF-8, a bad escape, a bad spec) is bad input (exit 2) naming {@code option} and the file.
    */
   static RoutingSpec loadSpec(Path file, String option) {
+    return parse(loadProperties(file, option), file, option);
+  }
+
+  /** Reads the properties file as {@link #loadSpec} does, without parsing it as a spec. */
+  static Properties loadProperties(Path file, String option) {
     Properties p = new Properties();
     try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       p.load(r);
@@ -145,6 +161,11 @@ final class RouterOptions {
     } catch (IllegalArgumentException e) { // Properties.load: a malformed unicode escape
       throw new KeyInput.InputException("bad " + option + " " + file + ": " + e.getMessage());
     }
+    return p;
+  }
+
+  /** Parses properties read from {@code file} as a spec; a bad spec is bad input (exit 2). */
+  static RoutingSpec parse(Properties p, Path file, String option) {
     try {
       return RoutingSpec.parse(p);
     } catch (RuntimeException e) {

@@ -118,6 +118,38 @@ class PlacementVocabularyCliTest {
     assertThat(a.err()).contains("routing.placement=modulo (floor-mod for pulsar-java-string)");
   }
 
+  /**
+   * docs/cli.md: a spec file that sets routing.placement is echoed as --placement is, native
+   * included (which toMap() leaves out as the default), a concrete value with its alias; a file
+   * that does not set it prints nothing.
+   */
+  @Test
+  void aSpecFileIsEchoedInTheFormOfPlacementWheneverItSetsThePlacement() throws IOException {
+    Path nat = Files.writeString(dir.resolve("producer.properties"),
+        "routing.scheme=kafka-murmur2\nrouting.placement=native\n");
+    Result n = run("analyze", "--keys", keys.toString(), "--partitions", "6",
+        "--spec", nat.toString(), "--format", "csv");
+    assertThat(n.code()).as(n.err()).isZero();
+    assertThat(n.err()).contains("routing: --spec " + nat + ": routing.placement=native"
+        + " (to-positive for kafka-murmur2)");
+    Path floor = Files.writeString(dir.resolve("floor2.properties"),
+        "routing.scheme=pulsar-murmur3\nrouting.placement=floor-mod\n");
+    Result f = run("analyze", "--keys", keys.toString(), "--partitions", "6",
+        "--spec", floor.toString(), "--format", "csv");
+    assertThat(f.err()).contains("routing: --spec " + floor + ": routing.placement=floor-mod"
+        + " (what native selects for pulsar-murmur3)");
+    Path jump = Files.writeString(dir.resolve("jump.properties"), "routing.placement=jump\n");
+    Result j = run("analyze", "--keys", keys.toString(), "--partitions", "6",
+        "--spec", jump.toString(), "--format", "csv");
+    assertThat(j.err()).contains("routing: --spec " + jump + ": routing.placement=jump"
+        + " (no alias selects it for kafka-murmur2)");
+    Path unset = Files.writeString(dir.resolve("unset.properties"), "routing.scheme=kafka-murmur2\n");
+    Result u = run("analyze", "--keys", keys.toString(), "--partitions", "6",
+        "--spec", unset.toString(), "--format", "csv");
+    assertThat(u.code()).isZero();
+    assertThat(u.err()).doesNotContain("routing.placement");
+  }
+
   @Test
   void badValuesListTheAcceptedNamesInTheCliAndInASpec() throws IOException {
     String list = "[native, modulo, jump, jump-back, floor-mod, to-positive, unsigned-mod,"

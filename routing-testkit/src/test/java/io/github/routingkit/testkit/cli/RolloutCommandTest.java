@@ -63,6 +63,12 @@ class RolloutCommandTest {
         "--quiet");
     assertThat(r.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
     assertThat(r.err()).contains("step to 100%", "--max-moved 10");
+    // the message and the table format the step's moved traffic through the same helper
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("moves (\\S+%) of the traffic")
+        .matcher(r.err());
+    assertThat(m.find()).as(r.err()).isTrue();
+    String row = r.out().lines().filter(l -> l.startsWith("1% -> 100%")).findFirst().orElseThrow();
+    assertThat(row.trim().split(" +")[5]).as(row).isEqualTo(m.group(1));
     CliRun.Result ok = CliRun.run("rollout", "--keys", keys.toString(), "--spec",
         canary.toString(), "--plan", "1,2", "--partitions", "12", "--max-moved", "10", "--quiet");
     assertThat(ok.code()).as(ok.err()).isZero();
@@ -95,6 +101,13 @@ class RolloutCommandTest {
     }
     assertThat(CliRun.run("rollout", "--keys", keys.toString(), "--spec", bad.toString(),
         "--plan", "5", "--partitions", "12").err()).contains("routing.canary.share", "lots");
+    // docs/rollout.md: the limit is 65,536 partitions (analyze's 1,048,576 would not be bounded)
+    CliRun.Result big = CliRun.run("rollout", "--keys", keys.toString(), "--spec",
+        canary.toString(), "--plan", "5", "--partitions", "65537");
+    assertThat(big.code()).isEqualTo(RoutingCli.EXIT_USAGE);
+    assertThat(big.err()).contains("--partitions was 65537, must be in [1, 65536]");
+    assertThat(CliRun.run("rollout", "--keys", keys.toString(), "--spec", canary.toString(),
+        "--plan", "5", "--partitions", "65536", "--quiet").code()).isZero();
     Path empty = Files.writeString(dir.resolve("empty.txt"), "");
     assertThat(CliRun.run("rollout", "--keys", empty.toString(), "--spec", canary.toString(),
         "--plan", "5", "--partitions", "12").code()).isEqualTo(RoutingCli.EXIT_USAGE);

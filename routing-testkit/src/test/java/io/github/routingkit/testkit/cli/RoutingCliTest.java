@@ -50,6 +50,19 @@ class RoutingCliTest {
         "id,name\n1,\"a,b\"\n2,\"say \"\"hi\"\"\"\n3,plain\n", StandardCharsets.UTF_8);
   }
 
+  /** A typo in a --spec file: the did-you-mean, on one short line (it listed all 42 keys). */
+  @Test
+  void aTypoInASpecFileSuggestsTheKeyOnAShortLine() throws IOException {
+    Path spec = Files.writeString(dir.resolve("typo.properties"), "routing.shceme=xxh3-64\n");
+    Result r = run("analyze", "--keys", text.toString(), "--partitions", "12", "--spec",
+        spec.toString());
+    assertThat(r.code()).isEqualTo(RoutingCli.EXIT_USAGE);
+    assertThat(r.err()).contains("routing.shceme", "did you mean routing.scheme?",
+        "docs/configuration.md").doesNotContain("known routing properties are");
+    assertThat(r.err().strip().lines()).hasSize(1);
+    assertThat(r.err().strip().length()).as(r.err()).isLessThan(300);
+  }
+
   @Test
   void analyzeTextReportsEveryKey() {
     Result r = run("analyze", "--keys", text.toString(), "--partitions", "12");
