@@ -113,12 +113,7 @@ public final class SwitchMarkers {
   public static <K, V> List<ConsumerRecord<K, V>> filter(ConsumerRecords<K, V> records,
       SwitchBarrier<ConsumerRecord<K, V>> barrier, java.util.function.Function<K, byte[]> keyBytes) {
     List<ConsumerRecord<K, V>> out = new ArrayList<>(records.count());
-    for (ConsumerRecord<K, V> r : records) {
-      Marker m = marker(r);
-      barrier.offer(r, r.partition(), m != null || r.key() == null ? null
-          : keyBytes.apply(r.key()), m == null ? null : m.generation(), m == null ? 0 : m.step(),
-          out);
-    }
+    forEach(records, barrier, keyBytes, out::add);
     return out;
   }
 

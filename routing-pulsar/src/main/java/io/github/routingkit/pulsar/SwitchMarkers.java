@@ -105,12 +105,7 @@ public final class SwitchMarkers {
   public static <T> List<Message<T>> filter(Iterable<Message<T>> messages,
       SwitchBarrier<Message<T>> barrier) {
     List<Message<T>> out = new ArrayList<>();
-    for (Message<T> m : messages) {
-      Marker marker = marker(m);
-      barrier.offer(m, partitionOf(m.getTopicName()), marker != null || !m.hasKey() ? null
-          : m.getKey(), marker == null ? null : marker.generation(), marker == null ? 0
-          : marker.step(), out);
-    }
+    forEach(messages, barrier, out::add);
     return out;
   }
 
