@@ -34,7 +34,11 @@ import java.util.Map;
  *       share.</li>
  *   <li><b>Sticky:</b> members keep their owned partitions; a partition changes owner only when
  *       balance needs it or for rack re-alignment (next item). With equal subscriptions the number
- *       of moves is the minimum any assignment with these quotas needs. When two members claim one
+ *       of moves is the minimum any assignment with these quotas needs. With non-equal
+ *       subscriptions balance takes unowned partitions first, also through chains of members
+ *       (one member's unowned partition of one topic goes on, another's of a second topic comes
+ *       in), and among equally balanced outcomes prefers the one that moves fewer owned
+ *       partitions; this is a search with a budget, not a proof of the minimum. When two members claim one
  *       partition, the claim with the higher {@code generation} wins; two claims of the same
  *       generation cancel out (the partition goes where balance wants it, as in Kafka).</li>
  *   <li><b>Rack-aware without breaking balance:</b> free partitions go first to a member with room
@@ -56,7 +60,8 @@ import java.util.Map;
  *
  * <p>Cost for {@code P} partitions, {@code M} members, {@code S} (member, subscribed topic) pairs:
  * equal subscriptions {@code O(P log P + M^2)} time; otherwise {@code O(P log M + S * B)} where
- * {@code B} is the number of balancing moves (small after the fill step); memory
+ * {@code B} is the number of balancing moves (small after the fill step), plus {@code O(S)} for
+ * the chain searches of non-equal subscriptions (a fixed budget); memory
  * {@code O(P + S + M)} beyond the inputs. Partitions of topics nobody subscribes to, owned
  * partitions of unknown topics or beyond the partition count, and owned partitions of topics the
  * member no longer subscribes to are not assigned to anyone on their account (the latter still

@@ -22,11 +22,23 @@ final class MixedSubscriptions {
    *       moving one partition from {@code j} to {@code i} brings their loads per weight closer
    *       ({@code (2*L_i + c) * w_j < (2*L_j - c) * w_i}; with equal weights: {@code j} holds at
    *       least two more than {@code i}, Kafka's criterion), move it, taking first partitions
-   *       that were unowned, so a partition moves only when balance needs it.</li>
+   *       that were unowned, so a partition moves only when balance needs it. Where that move
+   *       would take a partition {@code j} owned, a breadth-first search looks for a chain of
+   *       moves of unowned partitions (or of partitions handed back to a member that owned them)
+   *       that gives {@code i} one partition from some member that may give one to it, through
+   *       members whose loads stay the same; if there is one, it is taken instead.</li>
+   *   <li>Hand back: for a member that lost a partition of a topic it still subscribes to, a
+   *       chain that hands it one back, from a member whose load per weight is at least as high
+   *       after the move, moving only unowned partitions otherwise; kept only if Kafka's
+   *       criterion still holds around every member on the chain (ties between equally balanced
+   *       outcomes go to the one that moves fewer owned partitions).</li>
    *   <li>Per topic, {@link PartitionSelector} with need = the member's count: owned partitions
    *       are kept up to it, with rack-local placement and rack re-alignment.</li>
    * </ol>
-   * Step 3 ends because every move lowers {@code sum(L^2/w)}.
+   * Step 3 ends because every move or chain lowers {@code sum(L^2/w)}; step 4 because every chain
+   * moves one owned partition fewer without raising it. The searches of each step share a budget
+   * of {@code 4*S + 1024} visited (member, topic) slots for {@code S} slots (a search that would
+   * overrun it stops unsuccessful, and the direct move is made), so they add {@code O(S)}.
    */
   static void assign(GroupIndex g, int[] cm, int[] ct) {
     int n = cm.length;
@@ -125,6 +137,24 @@ final class MixedSubscriptions {
     }
 
     // 3. Balance.
+    int[] slotTopic = new int[slots];
+    for (int j = 0; j < tcount; j++) {
+      Arrays.fill(slotTopic, slotStart[j], slotStart[j + 1], j);
+    }
+    int[] memberSlotStart = new int[n + 1];
+    for (int s = 0; s < slots; s++) {
+      memberSlotStart[slotMember[s] + 1]++;
+    }
+    for (int k = 0; k < n; k++) {
+      memberSlotStart[k + 1] += memberSlotStart[k];
+    }
+    int[] memberSlots = new int[slots];
+    int[] mcursor = Arrays.copyOf(memberSlotStart, n);
+    for (int s = 0; s < slots; s++) {
+      memberSlots[mcursor[slotMember[s]]++] = s;
+    }
+    Chain chain = new Chain(n, tcount);
+    chain.budget = 4L * slots + 1024;
     boolean changed = true;
     while (changed) {
       changed = false;
@@ -160,6 +190,18 @@ final class MixedSubscriptions {
           if (!improves(load, w, c, kr, kg)) {
             break;
           }
+          if (cnt[give] <= own[give] && cnt[recv] >= own[recv]
+              && (chain.find(kr, c, g, ct, cnt, own, load, w, slotMember, slotTopic, slotStart,
+                  memberSlotStart, memberSlots)
+                  || chain.findFrom(kg, c, g, ct, cnt, own, load, w, slotMember, slotTopic, slotStart,
+                  memberSlotStart, memberSlots))) {
+            // The direct move would take an owned partition; a chain of moves that take only
+            // partitions nobody owned (or hand one back to its owner) balances as well, for free.
+            // The rescan of this topic that follows is charged to the searches' budget too.
+            chain.budget -= slotStart[j + 1] - slotStart[j];
+            changed = true;
+            continue;
+          }
           int units = 1;
           if (w[kr] == w[kg]) {
             // Equal weights: move a batch, but no further than the next giver's and the next
@@ -184,7 +226,24 @@ final class MixedSubscriptions {
       }
     }
 
-    // 4. Partitions, topic by topic.
+    // 4. Hand back: where balance took an owned partition although a chain of unowned ones
+    // could have gone instead (ties between equally balanced outcomes), take the cheaper one.
+    // Each success moves one owned partition fewer, so this ends; the work is capped at a few
+    // passes over the slots.
+    chain.budget = 4L * slots + 1024;
+    boolean handed = true;
+    while (handed && chain.budget > 0) {
+      handed = false;
+      chain.budget -= slots;
+      for (int s = 0; s < slots && chain.budget > 0; s++) {
+        if (cnt[s] < own[s]) {
+          handed |= chain.handBack(slotMember[s], g.topicWeight[ct[slotTopic[s]]], g, ct, cnt, own, load, w,
+              slotMember, slotTopic, slotStart, memberSlotStart, memberSlots);
+        }
+      }
+    }
+
+    // 5. Partitions, topic by topic.
     for (int j = 0; j < tcount; j++) {
       int t = ct[j];
       int size = subCount[j];
@@ -223,6 +282,244 @@ final class MixedSubscriptions {
     }
   }
 
+  /**
+   * Breadth-first search for a chain of moves {@code g_1 -> g_0 = kr, g_2 -> g_1, ...} of
+   * partitions of one topic weight, each taking a partition its giver did not own before (its
+   * count of that topic is above its owned count) or handing one back to a receiver that owned
+   * more of that topic, ending at a member {@code g} from which one partition to {@code kr} would
+   * bring their loads per weight closer. Applying it changes only the loads of {@code g} and
+   * {@code kr} (so {@code sum(L^2/w)} falls as for a direct move) and no owned partition moves.
+   * Members in canonical order and topics ascending, so the chain found is deterministic. Each
+   * search visits every (member, topic) slot at most a few times: {@code O(S)}.
+   */
+  private static final class Chain {
+    private final int[] seenMember;
+    private final int[] seenTopic;
+    private final int[] parent;
+    private final int[] giveSlot;
+    private final int[] recvSlot;
+    private final int[] queue;
+    private int stamp;
+
+    Chain(int members, int topics) {
+      seenMember = new int[members];
+      seenTopic = new int[topics];
+      parent = new int[members];
+      giveSlot = new int[members];
+      recvSlot = new int[members];
+      queue = new int[members];
+    }
+
+    boolean find(int kr, long c, GroupIndex g, int[] ct, int[] cnt, int[] own, long[] load, long[] w,
+        int[] slotMember, int[] slotTopic, int[] slotStart, int[] memberSlotStart, int[] memberSlots) {
+      int r = search(kr, c, false, g, ct, cnt, own, load, w, slotMember, slotTopic, slotStart,
+          memberSlotStart, memberSlots);
+      return r >= 0;
+    }
+
+    /**
+     * Hand-back: a chain into {@code kx} whose first move hands {@code kx} back a partition of a
+     * topic it owned more of, all other moves taking partitions their givers did not own, from a
+     * member {@code m} whose load per weight is at least {@code kx}'s after the move (so
+     * {@code sum(L^2/w)} does not rise). Applied only if Kafka's criterion still holds for every
+     * member on the chain; one owned partition fewer moves.
+     */
+    boolean handBack(int kx, long c, GroupIndex g, int[] ct, int[] cnt, int[] own, long[] load, long[] w,
+        int[] slotMember, int[] slotTopic, int[] slotStart, int[] memberSlotStart, int[] memberSlots) {
+      return search(kx, c, true, g, ct, cnt, own, load, w, slotMember, slotTopic, slotStart,
+          memberSlotStart, memberSlots) >= 0;
+    }
+
+    /**
+     * The same search from the giver's side: a chain {@code kg -> y_1 -> ... -> r} in which each
+     * member passes on a partition it did not own (or hands one back to a member that owned more
+     * of that topic), ending at a member {@code r} that may take one from {@code kg}. Lowering
+     * {@code kg}'s load this way moves no owned partition.
+     */
+    boolean findFrom(int kg, long c, GroupIndex g, int[] ct, int[] cnt, int[] own, long[] load, long[] w,
+        int[] slotMember, int[] slotTopic, int[] slotStart, int[] memberSlotStart, int[] memberSlots) {
+      if (budget <= 0) {
+        return false;
+      }
+      budget--;
+      stamp++;
+      int head = 0;
+      int tail = 0;
+      queue[tail++] = kg;
+      seenMember[kg] = stamp;
+      while (head < tail) {
+        int x = queue[head++];
+        for (int i = memberSlotStart[x]; i < memberSlotStart[x + 1]; i++) {
+          int sx = memberSlots[i];
+          int tj = slotTopic[sx];
+          if (g.topicWeight[ct[tj]] != c || cnt[sx] == 0) {
+            continue;
+          }
+          boolean spare = cnt[sx] > own[sx];
+          if (spare) {
+            if (seenTopic[tj] == stamp) {
+              continue;
+            }
+            seenTopic[tj] = stamp;
+          }
+          budget -= slotStart[tj + 1] - slotStart[tj];
+          if (budget < 0) {
+            return false;
+          }
+          for (int sy = slotStart[tj]; sy < slotStart[tj + 1]; sy++) {
+            int y = slotMember[sy];
+            if (seenMember[y] == stamp || (!spare && cnt[sy] >= own[sy])) {
+              continue;
+            }
+            seenMember[y] = stamp;
+            parent[y] = x;
+            giveSlot[y] = sx;
+            recvSlot[y] = sy;
+            if (notWorse(load, w, c, y, kg)) {
+              boolean lowers = improves(load, w, c, y, kg);
+              for (int z = y; z != kg; z = parent[z]) {
+                cnt[giveSlot[z]]--;
+                cnt[recvSlot[z]]++;
+              }
+              load[kg] -= c;
+              load[y] += c;
+              if (lowers || chainBalanced(y, kg, g, ct, cnt, load, w, slotMember, slotTopic, slotStart,
+                  memberSlotStart, memberSlots)) {
+                return true;
+              }
+              for (int z = y; z != kg; z = parent[z]) {
+                cnt[giveSlot[z]]++;
+                cnt[recvSlot[z]]--;
+              }
+              load[kg] += c;
+              load[y] -= c;
+            }
+            queue[tail++] = y;
+          }
+        }
+      }
+      return false;
+    }
+
+    /** Kafka's criterion holds around every member of the chain applied from {@code m} to {@code kr}. */
+    private boolean chainBalanced(int m, int kr, GroupIndex g, int[] ct, int[] cnt, long[] load, long[] w,
+        int[] slotMember, int[] slotTopic, int[] slotStart, int[] memberSlotStart, int[] memberSlots) {
+      for (int y = m; ; y = parent[y]) {
+        if (!balancedAround(y, g, ct, cnt, load, w, slotMember, slotTopic, slotStart, memberSlotStart,
+            memberSlots)) {
+          return false;
+        }
+        if (y == kr) {
+          return true;
+        }
+      }
+    }
+
+    private void undo(int m, int kx, long c, int[] cnt, long[] load) {
+      for (int y = m; y != kx; y = parent[y]) {
+        cnt[giveSlot[y]]++;
+        cnt[recvSlot[y]]--;
+      }
+      load[m] += c;
+      load[kx] -= c;
+    }
+
+    /** No partition could move to or from member {@code k} bringing loads per weight closer. */
+    private boolean balancedAround(int k, GroupIndex g, int[] ct, int[] cnt, long[] load, long[] w,
+        int[] slotMember, int[] slotTopic, int[] slotStart, int[] memberSlotStart, int[] memberSlots) {
+      for (int i = memberSlotStart[k]; i < memberSlotStart[k + 1]; i++) {
+        int sk = memberSlots[i];
+        int tj = slotTopic[sk];
+        budget -= slotStart[tj + 1] - slotStart[tj];
+        long c = g.topicWeight[ct[tj]];
+        for (int so = slotStart[tj]; so < slotStart[tj + 1]; so++) {
+          int o = slotMember[so];
+          if ((cnt[sk] > 0 && improves(load, w, c, o, k)) || (cnt[so] > 0 && improves(load, w, c, k, o))) {
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+
+    /**
+     * Slots the searches may still visit: each search charges what it visits, a search that would
+     * overrun stops unsuccessful, and none starts once it is spent. Keeps the searches within
+     * {@code O(S)} in all per {@link MixedSubscriptions#assign} phase, whatever the group.
+     */
+    long budget;
+
+    private int search(int kr, long c, boolean handBack, GroupIndex g, int[] ct, int[] cnt, int[] own,
+        long[] load, long[] w, int[] slotMember, int[] slotTopic, int[] slotStart, int[] memberSlotStart,
+        int[] memberSlots) {
+      if (budget <= 0) {
+        return -1;
+      }
+      budget--;
+      stamp++;
+      int head = 0;
+      int tail = 0;
+      queue[tail++] = kr;
+      seenMember[kr] = stamp;
+      while (head < tail) {
+        int x = queue[head++];
+        for (int i = memberSlotStart[x]; i < memberSlotStart[x + 1]; i++) {
+          int sx = memberSlots[i];
+          int tj = slotTopic[sx];
+          if (g.topicWeight[ct[tj]] != c) {
+            continue;
+          }
+          boolean regain = cnt[sx] < own[sx];
+          if (handBack) {
+            // Only the first move hands back; the others take partitions their givers did not own.
+            if (x == kr && !regain) {
+              continue;
+            }
+            regain = false;
+          }
+          if (!regain) {
+            if (seenTopic[tj] == stamp) {
+              continue;
+            }
+            seenTopic[tj] = stamp;
+          }
+          budget -= slotStart[tj + 1] - slotStart[tj];
+          if (budget < 0) {
+            return -1;
+          }
+          for (int sm = slotStart[tj]; sm < slotStart[tj + 1]; sm++) {
+            int m = slotMember[sm];
+            if (seenMember[m] == stamp || cnt[sm] == 0 || (!regain && cnt[sm] <= own[sm])) {
+              continue;
+            }
+            seenMember[m] = stamp;
+            parent[m] = x;
+            giveSlot[m] = sm;
+            recvSlot[m] = sx;
+            if (notWorse(load, w, c, kr, m)) {
+              // A chain that lowers sum(L^2/w) is taken during balance (what it unbalances is
+              // balanced later); one that keeps it (loads swap) only if it unbalances nothing.
+              boolean lowers = !handBack && improves(load, w, c, kr, m);
+              for (int y = m; y != kr; y = parent[y]) {
+                cnt[giveSlot[y]]--;
+                cnt[recvSlot[y]]++;
+              }
+              load[m] -= c;
+              load[kr] += c;
+              if (lowers || chainBalanced(m, kr, g, ct, cnt, load, w, slotMember, slotTopic, slotStart,
+                  memberSlotStart, memberSlots)) {
+                return m;
+              }
+              undo(m, kr, c, cnt, load);
+            }
+            queue[tail++] = m;
+          }
+        }
+      }
+      return -1;
+    }
+  }
+
   /** Member {@code a} is a better receiver of a partition of cost {@code c} than {@code b}. */
   private static boolean before(long[] load, long[] w, long c, int a, int b) {
     int cmp = Long.compare((2 * load[a] + c) * w[b], (2 * load[b] + c) * w[a]);
@@ -244,6 +541,11 @@ final class MixedSubscriptions {
       return fa;
     }
     return a < b;
+  }
+
+  /** Moving a partition of cost {@code c} from {@code kg} to {@code kr} does not raise sum(L^2/w). */
+  private static boolean notWorse(long[] load, long[] w, long c, int kr, int kg) {
+    return (2 * load[kr] + c) * w[kg] <= (2 * load[kg] - c) * w[kr];
   }
 
   /** Moving a partition of cost {@code c} from {@code kg} to {@code kr} lowers sum(L^2/w). */
