@@ -331,8 +331,67 @@ class KafkaAssignorScenariosTest {
         .isLessThanOrEqualTo(MAX_DIFFER);
   }
 
+  /**
+   * The "more moves" runs compare two different histories: each assignor's last step starts from
+   * what that assignor gave before. This test takes the history out: for every scenario without
+   * racks and every step of it, the group as our adapter left it before that step is handed, as
+   * claims of one generation, to both our adapter and Kafka's (KIP-848: RoutingGroupAssignor and
+   * UniformAssignor; classic, cooperative scenarios: RoutingAssignor and CooperativeStickyAssignor),
+   * and ours must move no more partitions than Kafka's. Without racks every move is for balance,
+   * so this is the stickiness claim of docs/kafka.md (before the chain searches of
+   * MixedSubscriptions, 11 comparisons failed, e.g. random #4 step 3: 14 against 12).
+   */
+  @Test
+  void fromTheSameGroupStateNoMoreMovesThanKafka() {
+    List<String> worse = new ArrayList<>();
+    int compared = 0;
+    for (GroupScenario s : catalogue()) {
+      if (s.consumerRacks) {
+        continue;
+      }
+      boolean eager = s.name.startsWith("F6: several") || s.upstream.startsWith("StickyAssignorTest");
+      for (int k = 1; k <= s.steps().size(); k++) {
+        GroupScenario prefix = GroupScenario.of(s.name + ", step " + k, s.upstream);
+        s.topics().forEach(prefix::topic);
+        prefix.steps().addAll(s.steps().subList(0, k));
+        GroupScenario from = sameStart(prefix, GroupRun.kip848(prefix, RoutingGroupAssignor::new).before());
+        int ours = metrics(from, GroupRun.kip848(from, RoutingGroupAssignor::new)).moves();
+        int kafka = metrics(from, GroupRun.kip848(from, UniformAssignor::new)).moves();
+        compared++;
+        if (ours > kafka) {
+          worse.add(prefix.name + " (KIP-848): " + ours + " > " + kafka);
+        }
+        if (!eager) {
+          from = sameStart(prefix, GroupRun.classic(prefix, RoutingAssignor::new, false).before());
+          ours = metrics(from, GroupRun.classic(from, RoutingAssignor::new, false)).moves();
+          kafka = metrics(from, GroupRun.classic(from, CooperativeStickyAssignor::new, false)).moves();
+          compared++;
+          if (ours > kafka) {
+            worse.add(prefix.name + " (classic): " + ours + " > " + kafka);
+          }
+        }
+      }
+    }
+    assertThat(compared).isGreaterThan(150);
+    assertThat(worse).as("steps where ours moves more than Kafka's from the same group state").isEmpty();
+  }
+
+  /** One step: {@code s}'s last step's members, each claiming (generation 1) what {@code before} gives it. */
+  static GroupScenario sameStart(GroupScenario s, Map<String, List<TopicPartition>> before) {
+    GroupScenario x = GroupScenario.of(s.name, s.upstream);
+    s.topics().forEach(x::topic);
+    GroupScenario.Step last = s.steps().get(s.steps().size() - 1);
+    last.members().forEach((m, subs) -> x.member(m, subs.toArray(String[]::new)));
+    before.forEach((m, ps) -> {
+      if (last.members().containsKey(m) && !ps.isEmpty()) {
+        x.ownList(m, 1, ps);
+      }
+    });
+    return x;
+  }
+
   /** The differing runs at the time of writing, each explained in docs/kafka.md. */
-  static final int MAX_DIFFER = 56;
+  static final int MAX_DIFFER = 53;
 
   static Row row(GroupScenario s, String adapter, GroupRun.Outcome ours, GroupRun.Outcome kafka) {
     Metrics o = metrics(s, ours);
