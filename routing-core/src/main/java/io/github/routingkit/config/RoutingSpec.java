@@ -409,7 +409,7 @@ public final class RoutingSpec implements Serializable {
    * @throws NullPointerException if an argument is null
    */
   public static String nearest(String name, java.util.Collection<String> known) {
-    return RoutingSpecParser.nearest(java.util.Objects.requireNonNull(name, "name"),
+    return DidYouMean.nearest(java.util.Objects.requireNonNull(name, "name"),
         java.util.Objects.requireNonNull(known, "known"));
   }
 
