@@ -258,7 +258,7 @@ public final class RoutingSpec implements Serializable {
   private final PlacementMode placementMode;
   private final KeylessPolicy keyless;
   private final Map<String, String> layers; // set layer properties, normalized, sorted
-  private final transient RoutingSpecParser.Layers typed; // the same, parsed and checked
+  private final transient LayerCheck.Layers typed; // the same, parsed and checked
 
   private RoutingSpec(HashScheme scheme, PlacementMode placementMode, KeylessPolicy keyless,
       Map<String, String> layers) {
@@ -266,7 +266,7 @@ public final class RoutingSpec implements Serializable {
     this.placementMode = Objects.requireNonNull(placementMode, "placementMode");
     this.keyless = Objects.requireNonNull(keyless, "keyless");
     this.layers = Collections.unmodifiableMap(new TreeMap<>(layers));
-    this.typed = RoutingSpecParser.check(scheme, placementMode, this.layers);
+    this.typed = LayerCheck.check(scheme, placementMode, this.layers);
   }
 
   /**
@@ -434,7 +434,7 @@ public final class RoutingSpec implements Serializable {
 
   private VersionedRouter versioned() {
     VersionedRouter.Builder b = VersionedRouter.builder();
-    for (RoutingSpecParser.Generation g : typed.generations()) {
+    for (LayerCheck.Generation g : typed.generations()) {
       b.generation(g.name(), chain(g.scheme(), g.placement().resolve(g.scheme())), g.count());
     }
     return b.defaultVersion(typed.defaultVersion())
@@ -459,7 +459,7 @@ public final class RoutingSpec implements Serializable {
    * 64 MiB in all ({@link KeyRouter#claimedMemoryBytes()}).
    */
   public long claimedMemoryBytes() {
-    return RoutingSpecParser.claimed(typed)
+    return LayerCheck.claimed(typed)
         + (typed.canaryNext() == null ? 0 : typed.canaryNext().claimedMemoryBytes());
   }
 
