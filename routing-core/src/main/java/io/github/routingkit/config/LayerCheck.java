@@ -284,7 +284,7 @@ final class LayerCheck {
         return null;
       }
       try {
-        RoutingSpec next = RoutingSpecParser.parse(inner);
+        RoutingSpec next = SpecText.parse(inner);
         return Double.isNaN(share) ? null : next;
       } catch (RoutingConfigException e) {
         for (RoutingConfigException p : e.problems()) {

@@ -351,7 +351,7 @@ public final class RoutingSpec implements Serializable {
    * @throws NullPointerException if {@code config} is null
    */
   public static RoutingSpec parse(Map<String, ?> config) {
-    return RoutingSpecParser.parse(config);
+    return SpecText.parse(config);
   }
 
   /** A spec of normalized, not yet checked layer properties; checked here. */
@@ -397,7 +397,7 @@ public final class RoutingSpec implements Serializable {
    *     illegal combination
    */
   public static RoutingSpec parse(String spec) {
-    return RoutingSpecParser.parse(spec);
+    return SpecText.parse(spec);
   }
 
   /**
@@ -529,7 +529,7 @@ public final class RoutingSpec implements Serializable {
       if (value.trim().isEmpty()) {
         throw new RoutingConfigException(key, value, "must not be empty");
       }
-      copy.put(key, RoutingSpecParser.normalize(key, value.trim()));
+      copy.put(key, SpecText.normalize(key, value.trim()));
     }
     return new RoutingSpec(scheme, placementMode, keyless, copy);
   }
@@ -622,7 +622,7 @@ public final class RoutingSpec implements Serializable {
   public String toString() {
     StringBuilder sb = new StringBuilder();
     toMap().forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(k).append('=')
-        .append(RoutingSpecParser.quote(v)));
+        .append(SpecText.quote(v)));
     return sb.toString();
   }
 

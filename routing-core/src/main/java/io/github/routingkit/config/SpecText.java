@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
  * value and the rule of every problem, and writes values back in the string form. The layers
  * themselves are checked by {@link LayerCheck}, whose problems join this reader's in one report.
  */
-final class RoutingSpecParser {
-  private RoutingSpecParser() {}
+final class SpecText {
+  private SpecText() {}
 
   /**
    * In the string form a new key=value pair starts with a dotted key (every routing.* key, and
