@@ -413,36 +413,6 @@ public final class RoutingSpec implements Serializable {
         java.util.Objects.requireNonNull(known, "known"));
   }
 
-  // --- composition --------------------------------------------------------------------------
-
-  /** Builds segment &rarr; hot key &rarr; hash for one scheme and placement. */
-  private KeyRouter chain(HashScheme s, Placement p) {
-    KeyRouter router = HashRouter.of(s, p, keyless);
-    if (typed.hotKeys() != null) {
-      router = HotKeyRouter.of(typed.hotKeys(), router);
-    }
-    if (typed.segments() != null) {
-      router = SegmentRouter.of(typed.segments(), router);
-    }
-    return router;
-  }
-
-  /** The old spec's router: version, or segment &rarr; hot key &rarr; hash. */
-  private KeyRouter base() {
-    return typed.generations() != null ? versioned() : chain(scheme, placement());
-  }
-
-  private VersionedRouter versioned() {
-    VersionedRouter.Builder b = VersionedRouter.builder();
-    for (LayerCheck.Generation g : typed.generations()) {
-      b.generation(g.name(), chain(g.scheme(), g.placement().resolve(g.scheme())), g.count());
-    }
-    return b.defaultVersion(typed.defaultVersion())
-        .source(typed.source().equals("header") ? VersionedRouter.Source.HEADER
-            : VersionedRouter.Source.KEY_PREFIX)
-        .separator(typed.separator()).header(typed.header()).build();
-  }
-
   /**
    * Returns whether messages name their routing generation in a header (message property):
    * {@value #VERSION_SOURCE}{@code =header}. A client whose partitioner sees no headers (Kafka)
@@ -578,11 +548,7 @@ public final class RoutingSpec implements Serializable {
    * keyed routing of pure layers is identical across instances.
    */
   public KeyRouter keyRouter() {
-    KeyRouter base = base();
-    if (typed.canaryNext() == null) {
-      return base;
-    }
-    return CanaryRouter.of(base, typed.canaryNext().keyRouter(), typed.canaryShare());
+    return RouterChain.of(scheme, placement(), keyless, typed);
   }
 
   /**
