@@ -24,7 +24,6 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -222,35 +221,6 @@ public final class RoutingSpec implements Serializable {
    */
   public static final String CANARY_NEXT_PREFIX = "routing.canary.next.";
 
-  private static final Set<String> LAYER_KEYS = Set.of(SEGMENT_RANGES, SEGMENT_WEIGHTS,
-      SEGMENT_EXCLUSIVE, SEGMENT_SEPARATOR, SEGMENT_REGEX, HOTKEY_KEYS, HOTKEY_DETECT,
-      HOTKEY_THRESHOLD, HOTKEY_MEMORY, HOTKEY_WINDOW, HOTKEY_SAMPLE, HOTKEY_CANDIDATES,
-      HOTKEY_CHOICE,
-      VERSION_GENERATIONS, VERSION_DEFAULT, VERSION_SOURCE, VERSION_SEPARATOR, VERSION_HEADER);
-  /** {@value #CANARY_SHARE} and the new spec's keys: every plain key but keyless, prefixed. */
-  private static final Set<String> CANARY_KEYS;
-  private static final Set<String> KEYS;
-  private static final Set<String> ALL_LAYER_KEYS;
-
-  static {
-    Set<String> canary = new TreeSet<>();
-    canary.add(CANARY_SHARE);
-    for (String k : LAYER_KEYS) {
-      canary.add(CANARY_NEXT_PREFIX + k.substring(PREFIX.length()));
-    }
-    canary.add(CANARY_NEXT_PREFIX + SCHEME.substring(PREFIX.length()));
-    canary.add(CANARY_NEXT_PREFIX + PLACEMENT.substring(PREFIX.length()));
-    CANARY_KEYS = Collections.unmodifiableSet(canary);
-    Set<String> layers = new TreeSet<>(LAYER_KEYS);
-    layers.addAll(CANARY_KEYS);
-    ALL_LAYER_KEYS = Collections.unmodifiableSet(layers);
-    Set<String> keys = new TreeSet<>(ALL_LAYER_KEYS);
-    keys.add(SCHEME);
-    keys.add(KEYLESS);
-    keys.add(PLACEMENT);
-    KEYS = Collections.unmodifiableSet(keys);
-  }
-
   private static final RoutingSpec DEFAULTS = new RoutingSpec(HashScheme.KAFKA_MURMUR2,
       PlacementMode.NATIVE, KeylessPolicy.ROUND_ROBIN, new TreeMap<>());
 
@@ -335,7 +305,7 @@ public final class RoutingSpec implements Serializable {
 
   /** Returns the names of every {@code routing.*} property this version understands, sorted. */
   public static Set<String> knownProperties() {
-    return KEYS;
+    return SpecKeys.ALL;
   }
 
   /** Returns the default spec: {@code kafka-murmur2}, {@code native} placement, {@code round-robin}. */
@@ -358,16 +328,6 @@ public final class RoutingSpec implements Serializable {
   static RoutingSpec of(HashScheme scheme, PlacementMode placementMode, KeylessPolicy keyless,
       Map<String, String> layers) {
     return new RoutingSpec(scheme, placementMode, keyless, layers);
-  }
-
-  /** The canary's properties: the share and every {@value #CANARY_NEXT_PREFIX} key. */
-  static Set<String> canaryKeys() {
-    return CANARY_KEYS;
-  }
-
-  /** The layer properties: every known property but scheme, keyless and placement. */
-  static Set<String> layerKeys() {
-    return ALL_LAYER_KEYS;
   }
 
   /**
@@ -452,7 +412,7 @@ public final class RoutingSpec implements Serializable {
    */
   public RoutingSpec withoutCanary() {
     Map<String, String> copy = new TreeMap<>(layers);
-    copy.keySet().removeAll(CANARY_KEYS);
+    copy.keySet().removeAll(SpecKeys.CANARY);
     return copy.size() == layers.size() ? this
         : new RoutingSpec(scheme, placementMode, keyless, copy);
   }
@@ -488,8 +448,8 @@ public final class RoutingSpec implements Serializable {
    *     value or combination
    */
   public RoutingSpec with(String key, String value) {
-    if (!ALL_LAYER_KEYS.contains(key)) {
-      throw new RoutingConfigException(key, value, "must be one of " + ALL_LAYER_KEYS
+    if (!SpecKeys.LAYERS.contains(key)) {
+      throw new RoutingConfigException(key, value, "must be one of " + SpecKeys.LAYERS
           + " (use withScheme, withPlacement, withKeyless for the others)");
     }
     Map<String, String> copy = new TreeMap<>(layers);

@@ -75,7 +75,7 @@ final class SpecText {
               throw new RoutingConfigException(key, raw, "is not a property of the new spec:"
                   + " a canary's new spec cannot hold another canary");
             }
-            if (!RoutingSpec.layerKeys().contains(key)) {
+            if (!SpecKeys.LAYERS.contains(key)) {
               String near = DidYouMean.nearest(key, knownProperties());
               // with a suggestion, the full list (over 40 names) would only bury it
               throw new RoutingConfigException(key, raw, "unknown property" + (near == null
