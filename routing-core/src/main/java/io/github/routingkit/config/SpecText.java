@@ -259,5 +259,4 @@ final class SpecText {
       throw new RoutingConfigException(KEYLESS, raw, "must be one of " + KeylessPolicy.ids());
     }
   }
-
 }
