@@ -26,7 +26,10 @@ final class MixedSubscriptions {
    *       would take a partition {@code j} owned, a breadth-first search looks for a chain of
    *       moves of unowned partitions (or of partitions handed back to a member that owned them)
    *       that gives {@code i} one partition from some member that may give one to it, through
-   *       members whose loads stay the same; if there is one, it is taken instead.</li>
+   *       members whose loads stay the same, and then for one from {@code j}'s side that takes
+   *       one partition from {@code j} to some member that may take one; if there is one, it is
+   *       taken instead. A chain that only swaps two loads (no closer) is taken only if Kafka's
+   *       criterion then holds around every member on it.</li>
    *   <li>Hand back: for a member that lost a partition of a topic it still subscribes to, a
    *       chain that hands it one back, from a member whose load per weight is at least as high
    *       after the move, moving only unowned partitions otherwise; kept only if Kafka's
@@ -35,8 +38,9 @@ final class MixedSubscriptions {
    *   <li>Per topic, {@link PartitionSelector} with need = the member's count: owned partitions
    *       are kept up to it, with rack-local placement and rack re-alignment.</li>
    * </ol>
-   * Step 3 ends because every move or chain lowers {@code sum(L^2/w)}; step 4 because every chain
-   * moves one owned partition fewer without raising it. The searches of each step share a budget
+   * Step 3 ends because every move and every chain but a load swap lowers {@code sum(L^2/w)},
+   * and every search spends budget; step 4 because every chain moves one owned partition fewer.
+   * The searches of each step share a budget
    * of {@code 4*S + 1024} visited (member, topic) slots for {@code S} slots (a search that would
    * overrun it stops unsuccessful, and the direct move is made), so they add {@code O(S)}.
    */
@@ -287,10 +291,11 @@ final class MixedSubscriptions {
    * partitions of one topic weight, each taking a partition its giver did not own before (its
    * count of that topic is above its owned count) or handing one back to a receiver that owned
    * more of that topic, ending at a member {@code g} from which one partition to {@code kr} would
-   * bring their loads per weight closer. Applying it changes only the loads of {@code g} and
-   * {@code kr} (so {@code sum(L^2/w)} falls as for a direct move) and no owned partition moves.
-   * Members in canonical order and topics ascending, so the chain found is deterministic. Each
-   * search visits every (member, topic) slot at most a few times: {@code O(S)}.
+   * bring their loads per weight closer (or, checked by Kafka's criterion around the chain, swap
+   * them), and the same from a giver's side ({@code findFrom}). Applying it changes only the
+   * loads of {@code g} and {@code kr} and moves no owned partition. Members in canonical order
+   * and topics ascending, so the chain found is deterministic. All searches of one step share
+   * {@code budget}.
    */
   private static final class Chain {
     private final int[] seenMember;
