@@ -1,14 +1,14 @@
 package io.github.routingkit.kafka;
 
 import io.github.routingkit.assignment.AssignmentPolicy;
-import io.github.routingkit.assignment.PartitionRef;
 import io.github.routingkit.assignment.RebalanceMode;
 import io.github.routingkit.assignment.RebalanceResult;
-import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -82,8 +82,12 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
     Map<String, Uuid> idOf = new HashMap<>();
     Map<Set<Uuid>, Set<String>> sameInstance = new IdentityHashMap<>();
     Map<Set<Uuid>, Set<String>> equal = new HashMap<>();
-    Set<Uuid> described = new HashSet<>();
-    for (String id : spec.memberIds()) {
+    Set<Uuid> described = new LinkedHashSet<>();
+    Collection<String> memberIds = spec.memberIds();
+    String[] byPosition = new String[memberIds.size()];
+    int position = 0;
+    for (String id : memberIds) {
+      byPosition[position++] = id;
       MemberSubscription sub = spec.memberSubscription(id);
       Set<Uuid> subscribed = sub.subscribedTopicIds();
       Set<String> names = sameInstance.get(subscribed);
@@ -100,32 +104,71 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
         }
         sameInstance.put(subscribed, names);
       }
-      List<PartitionRef> owned = new ArrayList<>();
-      for (Map.Entry<Uuid, Set<Integer>> e : spec.memberAssignment(id).partitions().entrySet()) {
-        String topic = name(e.getKey(), nameOf, idOf);
-        for (int p : e.getValue()) {
-          owned.add(new PartitionRef(topic, p));
-        }
-      }
       String instance = sub.instanceId().orElse(null);
       int weight = instance == null ? 1 : weights.getOrDefault(instance, 1);
       // The coordinator reconciles revocations itself, so all current owners are of one generation.
-      state.member(id, instance, sub.rackId().orElse(null), weight, names, owned, 0);
+      // What a member owns is read by the policy below, per topic, without a PartitionRef each.
+      state.member(id, instance, sub.rackId().orElse(null), weight, names, List.of(), 0);
     }
+    Map<Uuid, Integer> topicPosition = new HashMap<>();
     for (Uuid t : described) {
-      state.topic(nameOf.get(t), topics.numPartitions(t), p -> topics.racksForPartition(t, p), 1);
+      int at = state.topic(nameOf.get(t), topics.numPartitions(t), p -> topics.racksForPartition(t, p), 1);
+      if (at >= 0) {
+        topicPosition.put(t, at);
+      }
     }
-    RebalanceResult result = state.assign(RebalanceMode.EAGER);
+    // Per member: how many partitions it owns now, and whether all of them are assignable; a member
+    // that keeps exactly these gets the coordinator's own assignment object back.
+    int[] ownedCount = new int[byPosition.length];
+    boolean[] allAssignable = new boolean[byPosition.length];
+    int[][] buffer = {new int[64]};
+    RebalanceResult result = state.assign(RebalanceMode.EAGER, (member, sink) -> {
+      int total = 0;
+      boolean assignable = true;
+      for (Map.Entry<Uuid, Set<Integer>> e : spec.memberAssignment(byPosition[member]).partitions().entrySet()) {
+        Set<Integer> ps = e.getValue();
+        total += ps.size();
+        assignable &= !ps.isEmpty(); // an empty set is left out of a rebuilt assignment
+        Uuid u = e.getKey();
+        Integer t = topicPosition.get(u);
+        if (t == null) {
+          continue; // a topic nobody subscribes to, or unknown: claims nothing
+        }
+        int[] buf = buffer[0];
+        if (buf.length < ps.size()) {
+          buffer[0] = buf = new int[Math.max(ps.size(), buf.length * 2)];
+        }
+        int c = 0;
+        for (int p : ps) {
+          buf[c++] = p;
+          assignable = assignable && spec.isPartitionAssignable(u, p);
+        }
+        sink.accept(t, buf, c);
+      }
+      ownedCount[member] = total;
+      allAssignable[member] = assignable;
+    });
+    Map<String, Integer> positionOf = new HashMap<>(byPosition.length * 2);
+    for (int j = 0; j < byPosition.length; j++) {
+      positionOf.put(byPosition[j], j);
+    }
     List<String> resultTopics = result.topicNames();
     Uuid[] byIndex = new Uuid[resultTopics.size()];
     for (int t = 0; t < byIndex.length; t++) {
       byIndex[t] = idOf.get(resultTopics.get(t));
     }
-    Map<String, MemberAssignment> out = new HashMap<>();
+    Map<String, MemberAssignment> out = new HashMap<>(byPosition.length * 2);
     for (String id : result.memberIds()) {
-      // A topic whose partitions stay as they are keeps the coordinator's own set (most of them,
-      // in a rebalance): nothing is allocated for it.
       Map<Uuid, Set<Integer>> current = spec.memberAssignment(id).partitions();
+      Integer j = positionOf.get(id);
+      int count = result.countOf(id);
+      if (j != null && allAssignable[j] && ownedCount[j] == count && result.keptCountOf(id) == count) {
+        // It keeps exactly what it owns (most members, in a rebalance): nothing to build.
+        out.put(id, new Partitions(current));
+        continue;
+      }
+      // A topic whose partitions stay as they are keeps the coordinator's own set: nothing is
+      // allocated for it.
       Map<Uuid, Set<Integer>> byTopic = new HashMap<>();
       result.forEachTopic(id, (topic, t, ps) -> {
         Uuid u = byIndex[t];
