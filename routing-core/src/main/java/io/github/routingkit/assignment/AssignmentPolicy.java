@@ -143,7 +143,15 @@ public final class AssignmentPolicy {
     for (int i = 0; i < parent.length; i++) {
       parent[i] = i;
     }
+    // Members with one shared subscription BitSet (the usual case) join the first of them: the
+    // same parts, one pass over each distinct subscription instead of one per member.
+    Map<java.util.BitSet, Integer> firstWith = new java.util.IdentityHashMap<>();
     for (int i = 0; i < m; i++) {
+      Integer first = firstWith.putIfAbsent(g.subscribed[i], i);
+      if (first != null) {
+        union(parent, i, first);
+        continue;
+      }
       for (int t = g.subscribed[i].nextSetBit(0); t >= 0; t = g.subscribed[i].nextSetBit(t + 1)) {
         union(parent, i, m + t);
       }

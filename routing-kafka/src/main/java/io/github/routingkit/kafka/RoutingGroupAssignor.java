@@ -1,6 +1,7 @@
 package io.github.routingkit.kafka;
 
 import io.github.routingkit.assignment.AssignmentPolicy;
+import io.github.routingkit.assignment.OwnedPartitions;
 import io.github.routingkit.assignment.RebalanceMode;
 import io.github.routingkit.assignment.RebalanceResult;
 import java.util.Collection;
@@ -12,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import org.apache.kafka.common.Configurable;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
@@ -119,35 +121,11 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
     }
     // Per member: how many partitions it owns now, and whether all of them are assignable; a member
     // that keeps exactly these gets the coordinator's own assignment object back.
-    int[] ownedCount = new int[byPosition.length];
-    boolean[] allAssignable = new boolean[byPosition.length];
-    int[][] buffer = {new int[64]};
-    RebalanceResult result = state.assign(RebalanceMode.EAGER, (member, sink) -> {
-      int total = 0;
-      boolean assignable = true;
-      for (Map.Entry<Uuid, Set<Integer>> e : spec.memberAssignment(byPosition[member]).partitions().entrySet()) {
-        Set<Integer> ps = e.getValue();
-        total += ps.size();
-        assignable &= !ps.isEmpty(); // an empty set is left out of a rebuilt assignment
-        Uuid u = e.getKey();
-        Integer t = topicPosition.get(u);
-        if (t == null) {
-          continue; // a topic nobody subscribes to, or unknown: claims nothing
-        }
-        int[] buf = buffer[0];
-        if (buf.length < ps.size()) {
-          buffer[0] = buf = new int[Math.max(ps.size(), buf.length * 2)];
-        }
-        int c = 0;
-        for (int p : ps) {
-          buf[c++] = p;
-          assignable = assignable && spec.isPartitionAssignable(u, p);
-        }
-        sink.accept(t, buf, c);
-      }
-      ownedCount[member] = total;
-      allAssignable[member] = assignable;
-    });
+    OwnedReader reader = new OwnedReader(spec, topicPosition, byPosition.length);
+    RebalanceResult result = state.assign(RebalanceMode.EAGER, (member, sink) ->
+        reader.read(member, spec.memberAssignment(byPosition[member]).partitions(), sink));
+    int[] ownedCount = reader.total;
+    boolean[] allAssignable = reader.allAssignable;
     Map<String, Integer> positionOf = new HashMap<>(byPosition.length * 2);
     for (int j = 0; j < byPosition.length; j++) {
       positionOf.put(byPosition[j], j);
@@ -169,7 +147,8 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
       }
       // A topic whose partitions stay as they are keeps the coordinator's own set: nothing is
       // allocated for it.
-      Map<Uuid, Set<Integer>> byTopic = new HashMap<>();
+      int topicsAtMost = Math.min(count, byIndex.length);
+      Map<Uuid, Set<Integer>> byTopic = new HashMap<>((int) (topicsAtMost / 0.75f) + 1);
       result.forEachTopic(id, (topic, t, ps) -> {
         Uuid u = byIndex[t];
         int kept = 0;
@@ -210,6 +189,57 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
       idOf.put(n, t);
     }
     return n;
+  }
+
+  /**
+   * Hands one member's current assignment to the policy, topic by topic, through one reused
+   * buffer; notes per member how many partitions it owns and whether all are assignable (and no
+   * topic set is empty). {@code Map.forEach}, not an entry iterator: no wrapper per entry.
+   */
+  private static final class OwnedReader implements BiConsumer<Uuid, Set<Integer>> {
+    private final GroupSpec spec;
+    private final Map<Uuid, Integer> topicPosition;
+    final int[] total;
+    final boolean[] allAssignable;
+    private int[] buf = new int[64];
+    private int member;
+    private OwnedPartitions.Sink sink;
+
+    OwnedReader(GroupSpec spec, Map<Uuid, Integer> topicPosition, int members) {
+      this.spec = spec;
+      this.topicPosition = topicPosition;
+      this.total = new int[members];
+      this.allAssignable = new boolean[members];
+    }
+
+    void read(int member, Map<Uuid, Set<Integer>> current, OwnedPartitions.Sink sink) {
+      this.member = member;
+      this.sink = sink;
+      allAssignable[member] = true;
+      current.forEach(this);
+    }
+
+    @Override
+    public void accept(Uuid u, Set<Integer> ps) {
+      int size = ps.size();
+      total[member] += size;
+      boolean assignable = allAssignable[member] && size > 0; // an empty set is left out of a rebuilt one
+      Integer t = topicPosition.get(u);
+      if (t == null) {
+        allAssignable[member] = assignable;
+        return; // a topic nobody subscribes to, or unknown: claims nothing
+      }
+      if (buf.length < size) {
+        buf = new int[Math.max(size, buf.length * 2)];
+      }
+      int c = 0;
+      for (int p : ps) {
+        buf[c++] = p;
+        assignable = assignable && spec.isPartitionAssignable(u, p);
+      }
+      allAssignable[member] = assignable;
+      sink.accept(t, buf, c);
+    }
   }
 
   /** One member's target partitions by topic id. */
