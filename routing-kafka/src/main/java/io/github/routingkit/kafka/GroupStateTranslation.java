@@ -37,8 +37,9 @@ final class GroupStateTranslation {
 
   /**
    * Adds a topic with partitions {@code 0..count-1}; {@code racksOf.apply(p)} gives the racks
-   * holding a replica of partition {@code p} (null or empty if unknown). A topic without
-   * partitions is skipped.
+   * holding a replica of partition {@code p} (null or empty if unknown); a null {@code racksOf}
+   * means unknown for every partition (what an adapter passes when no member has a rack, since the
+   * policy then reads no replica racks). A topic without partitions is skipped.
    *
    * @return the topic's position (what {@link #assign(RebalanceMode, OwnedPartitions)} claims
    *     refer to), or -1 if it was skipped
@@ -46,6 +47,10 @@ final class GroupStateTranslation {
   int topic(String name, int count, IntFunction<Set<String>> racksOf, int weight) {
     if (count <= 0) {
       return -1;
+    }
+    if (racksOf == null) {
+      topics.add(new AssignableTopic(name, count, List.of(), weight));
+      return topics.size() - 1;
     }
     Set<String>[] racks = newSetArray(count);
     boolean any = false;

@@ -88,9 +88,11 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
     Collection<String> memberIds = spec.memberIds();
     String[] byPosition = new String[memberIds.size()];
     int position = 0;
+    boolean anyRack = false;
     for (String id : memberIds) {
       byPosition[position++] = id;
       MemberSubscription sub = spec.memberSubscription(id);
+      anyRack |= sub.rackId().isPresent();
       Set<Uuid> subscribed = sub.subscribedTopicIds();
       Set<String> names = sameInstance.get(subscribed);
       if (names == null) {
@@ -114,7 +116,9 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
     }
     Map<Uuid, Integer> topicPosition = new HashMap<>();
     for (Uuid t : described) {
-      int at = state.topic(nameOf.get(t), topics.numPartitions(t), p -> topics.racksForPartition(t, p), 1);
+      // Without a member rack the policy reads no replica racks: none are asked for.
+      int at = state.topic(nameOf.get(t), topics.numPartitions(t),
+          anyRack ? p -> topics.racksForPartition(t, p) : null, 1);
       if (at >= 0) {
         topicPosition.put(t, at);
       }
