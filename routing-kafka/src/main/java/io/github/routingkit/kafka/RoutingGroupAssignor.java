@@ -233,6 +233,16 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
         allAssignable[member] = assignable;
         return; // a topic nobody subscribes to, or unknown: claims nothing
       }
+      if (ps instanceof SortedIntSet own) {
+        // What this assignor gave last time, handed back as it was: read the array, no boxing.
+        int[] values = own.values();
+        for (int j = 0; j < values.length && assignable; j++) {
+          assignable = spec.isPartitionAssignable(u, values[j]);
+        }
+        allAssignable[member] = assignable;
+        sink.accept(t, values, values.length);
+        return;
+      }
       if (buf.length < size) {
         buf = new int[Math.max(size, buf.length * 2)];
       }
