@@ -24,7 +24,6 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -222,35 +221,6 @@ public final class RoutingSpec implements Serializable {
    */
   public static final String CANARY_NEXT_PREFIX = "routing.canary.next.";
 
-  private static final Set<String> LAYER_KEYS = Set.of(SEGMENT_RANGES, SEGMENT_WEIGHTS,
-      SEGMENT_EXCLUSIVE, SEGMENT_SEPARATOR, SEGMENT_REGEX, HOTKEY_KEYS, HOTKEY_DETECT,
-      HOTKEY_THRESHOLD, HOTKEY_MEMORY, HOTKEY_WINDOW, HOTKEY_SAMPLE, HOTKEY_CANDIDATES,
-      HOTKEY_CHOICE,
-      VERSION_GENERATIONS, VERSION_DEFAULT, VERSION_SOURCE, VERSION_SEPARATOR, VERSION_HEADER);
-  /** {@value #CANARY_SHARE} and the new spec's keys: every plain key but keyless, prefixed. */
-  private static final Set<String> CANARY_KEYS;
-  private static final Set<String> KEYS;
-  private static final Set<String> ALL_LAYER_KEYS;
-
-  static {
-    Set<String> canary = new TreeSet<>();
-    canary.add(CANARY_SHARE);
-    for (String k : LAYER_KEYS) {
-      canary.add(CANARY_NEXT_PREFIX + k.substring(PREFIX.length()));
-    }
-    canary.add(CANARY_NEXT_PREFIX + SCHEME.substring(PREFIX.length()));
-    canary.add(CANARY_NEXT_PREFIX + PLACEMENT.substring(PREFIX.length()));
-    CANARY_KEYS = Collections.unmodifiableSet(canary);
-    Set<String> layers = new TreeSet<>(LAYER_KEYS);
-    layers.addAll(CANARY_KEYS);
-    ALL_LAYER_KEYS = Collections.unmodifiableSet(layers);
-    Set<String> keys = new TreeSet<>(ALL_LAYER_KEYS);
-    keys.add(SCHEME);
-    keys.add(KEYLESS);
-    keys.add(PLACEMENT);
-    KEYS = Collections.unmodifiableSet(keys);
-  }
-
   private static final RoutingSpec DEFAULTS = new RoutingSpec(HashScheme.KAFKA_MURMUR2,
       PlacementMode.NATIVE, KeylessPolicy.ROUND_ROBIN, new TreeMap<>());
 
@@ -258,7 +228,7 @@ public final class RoutingSpec implements Serializable {
   private final PlacementMode placementMode;
   private final KeylessPolicy keyless;
   private final Map<String, String> layers; // set layer properties, normalized, sorted
-  private final transient RoutingSpecParser.Layers typed; // the same, parsed and checked
+  private final transient LayerCheck.Layers typed; // the same, parsed and checked
 
   private RoutingSpec(HashScheme scheme, PlacementMode placementMode, KeylessPolicy keyless,
       Map<String, String> layers) {
@@ -266,7 +236,7 @@ public final class RoutingSpec implements Serializable {
     this.placementMode = Objects.requireNonNull(placementMode, "placementMode");
     this.keyless = Objects.requireNonNull(keyless, "keyless");
     this.layers = Collections.unmodifiableMap(new TreeMap<>(layers));
-    this.typed = RoutingSpecParser.check(scheme, placementMode, this.layers);
+    this.typed = LayerCheck.check(scheme, placementMode, this.layers);
   }
 
   /**
@@ -335,7 +305,7 @@ public final class RoutingSpec implements Serializable {
 
   /** Returns the names of every {@code routing.*} property this version understands, sorted. */
   public static Set<String> knownProperties() {
-    return KEYS;
+    return SpecKeys.ALL;
   }
 
   /** Returns the default spec: {@code kafka-murmur2}, {@code native} placement, {@code round-robin}. */
@@ -351,23 +321,13 @@ public final class RoutingSpec implements Serializable {
    * @throws NullPointerException if {@code config} is null
    */
   public static RoutingSpec parse(Map<String, ?> config) {
-    return RoutingSpecParser.parse(config);
+    return SpecText.parse(config);
   }
 
   /** A spec of normalized, not yet checked layer properties; checked here. */
   static RoutingSpec of(HashScheme scheme, PlacementMode placementMode, KeylessPolicy keyless,
       Map<String, String> layers) {
     return new RoutingSpec(scheme, placementMode, keyless, layers);
-  }
-
-  /** The canary's properties: the share and every {@value #CANARY_NEXT_PREFIX} key. */
-  static Set<String> canaryKeys() {
-    return CANARY_KEYS;
-  }
-
-  /** The layer properties: every known property but scheme, keyless and placement. */
-  static Set<String> layerKeys() {
-    return ALL_LAYER_KEYS;
   }
 
   /**
@@ -397,7 +357,7 @@ public final class RoutingSpec implements Serializable {
    *     illegal combination
    */
   public static RoutingSpec parse(String spec) {
-    return RoutingSpecParser.parse(spec);
+    return SpecText.parse(spec);
   }
 
   /**
@@ -409,38 +369,8 @@ public final class RoutingSpec implements Serializable {
    * @throws NullPointerException if an argument is null
    */
   public static String nearest(String name, java.util.Collection<String> known) {
-    return RoutingSpecParser.nearest(java.util.Objects.requireNonNull(name, "name"),
+    return DidYouMean.nearest(java.util.Objects.requireNonNull(name, "name"),
         java.util.Objects.requireNonNull(known, "known"));
-  }
-
-  // --- composition --------------------------------------------------------------------------
-
-  /** Builds segment &rarr; hot key &rarr; hash for one scheme and placement. */
-  private KeyRouter chain(HashScheme s, Placement p) {
-    KeyRouter router = HashRouter.of(s, p, keyless);
-    if (typed.hotKeys() != null) {
-      router = HotKeyRouter.of(typed.hotKeys(), router);
-    }
-    if (typed.segments() != null) {
-      router = SegmentRouter.of(typed.segments(), router);
-    }
-    return router;
-  }
-
-  /** The old spec's router: version, or segment &rarr; hot key &rarr; hash. */
-  private KeyRouter base() {
-    return typed.generations() != null ? versioned() : chain(scheme, placement());
-  }
-
-  private VersionedRouter versioned() {
-    VersionedRouter.Builder b = VersionedRouter.builder();
-    for (RoutingSpecParser.Generation g : typed.generations()) {
-      b.generation(g.name(), chain(g.scheme(), g.placement().resolve(g.scheme())), g.count());
-    }
-    return b.defaultVersion(typed.defaultVersion())
-        .source(typed.source().equals("header") ? VersionedRouter.Source.HEADER
-            : VersionedRouter.Source.KEY_PREFIX)
-        .separator(typed.separator()).header(typed.header()).build();
   }
 
   /**
@@ -459,7 +389,7 @@ public final class RoutingSpec implements Serializable {
    * 64 MiB in all ({@link KeyRouter#claimedMemoryBytes()}).
    */
   public long claimedMemoryBytes() {
-    return RoutingSpecParser.claimed(typed)
+    return LayerCheck.claimed(typed)
         + (typed.canaryNext() == null ? 0 : typed.canaryNext().claimedMemoryBytes());
   }
 
@@ -482,7 +412,7 @@ public final class RoutingSpec implements Serializable {
    */
   public RoutingSpec withoutCanary() {
     Map<String, String> copy = new TreeMap<>(layers);
-    copy.keySet().removeAll(CANARY_KEYS);
+    copy.keySet().removeAll(SpecKeys.CANARY);
     return copy.size() == layers.size() ? this
         : new RoutingSpec(scheme, placementMode, keyless, copy);
   }
@@ -518,8 +448,8 @@ public final class RoutingSpec implements Serializable {
    *     value or combination
    */
   public RoutingSpec with(String key, String value) {
-    if (!ALL_LAYER_KEYS.contains(key)) {
-      throw new RoutingConfigException(key, value, "must be one of " + ALL_LAYER_KEYS
+    if (!SpecKeys.LAYERS.contains(key)) {
+      throw new RoutingConfigException(key, value, "must be one of " + SpecKeys.LAYERS
           + " (use withScheme, withPlacement, withKeyless for the others)");
     }
     Map<String, String> copy = new TreeMap<>(layers);
@@ -529,7 +459,7 @@ public final class RoutingSpec implements Serializable {
       if (value.trim().isEmpty()) {
         throw new RoutingConfigException(key, value, "must not be empty");
       }
-      copy.put(key, RoutingSpecParser.normalize(key, value.trim()));
+      copy.put(key, SpecText.normalize(key, value.trim()));
     }
     return new RoutingSpec(scheme, placementMode, keyless, copy);
   }
@@ -578,11 +508,7 @@ public final class RoutingSpec implements Serializable {
    * keyed routing of pure layers is identical across instances.
    */
   public KeyRouter keyRouter() {
-    KeyRouter base = base();
-    if (typed.canaryNext() == null) {
-      return base;
-    }
-    return CanaryRouter.of(base, typed.canaryNext().keyRouter(), typed.canaryShare());
+    return RouterChain.of(scheme, placement(), keyless, typed);
   }
 
   /**
@@ -622,7 +548,7 @@ public final class RoutingSpec implements Serializable {
   public String toString() {
     StringBuilder sb = new StringBuilder();
     toMap().forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(k).append('=')
-        .append(RoutingSpecParser.quote(v)));
+        .append(SpecText.quote(v)));
     return sb.toString();
   }
 

@@ -3,6 +3,10 @@ package io.github.routingkit.pulsar;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.MessageView;
 import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.internal.Partitions;
+import io.github.routingkit.placement.Placement;
+import io.github.routingkit.router.HashRouter;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
@@ -39,6 +43,12 @@ public final class RoutingMessageRouter implements MessageRouter {
 
   private final RoutingSpec spec;
   private final transient KeyRouter router;
+  /**
+   * The spec is Pulsar's default keyed routing alone (a {@link HashRouter} with
+   * {@code pulsar-java-string} and floor-mod): a keyed message then takes pulsar-client's own line,
+   * {@code (key.hashCode() & MAX) % n}, without the generic message dispatch.
+   */
+  private final transient boolean javaStringDefault;
 
   /**
    * Creates a router for the spec.
@@ -48,6 +58,9 @@ public final class RoutingMessageRouter implements MessageRouter {
   public RoutingMessageRouter(RoutingSpec spec) {
     this.spec = Objects.requireNonNull(spec, "spec");
     this.router = spec.keyRouter();
+    this.javaStringDefault = router instanceof HashRouter
+        && ((HashRouter) router).scheme() == HashScheme.PULSAR_JAVA_STRING
+        && ((HashRouter) router).placement() == Placement.FLOOR_MOD;
   }
 
   /**
@@ -58,6 +71,15 @@ public final class RoutingMessageRouter implements MessageRouter {
    */
   @Override
   public int choosePartition(Message<?> msg, TopicMetadata topicMetadata) {
+    if (javaStringDefault && msg.hasKey()) {
+      String key = msg.getKey();
+      if (key != null) {
+        // the String's cached hash, the value pulsar-client's JavaStringHash reads; floorMod of a
+        // non-negative hash is its remainder (HashRouter.routeText writes the same line)
+        return (key.hashCode() & Integer.MAX_VALUE)
+            % Partitions.checkCount(topicMetadata.numPartitions());
+      }
+    }
     return router.partitionOf(msg, MESSAGE, topicMetadata.numPartitions());
   }
 

@@ -75,6 +75,37 @@ class RoutingMessageRouterTest {
     }
   }
 
+  /**
+   * A {@code Message} of the caller's own (a test double, a wrapper) that says it has a key but
+   * returns none: the default spec's short path and every other spec route it as keyless, in
+   * range, and 0 partitions is the same clear error on both paths.
+   */
+  @Test
+  void aMessageClaimingAKeyButReturningNoneIsRoutedAsKeyless() {
+    @SuppressWarnings("unchecked")
+    Message<byte[]> odd = (Message<byte[]>) java.lang.reflect.Proxy.newProxyInstance(
+        Message.class.getClassLoader(), new Class<?>[] {Message.class},
+        (proxy, method, args) -> switch (method.getName()) {
+          case "hasKey" -> true;
+          case "getKey", "getData", "getProperty" -> null;
+          case "getKeyBytes" -> new byte[0];
+          case "hashCode" -> 0;
+          case "equals" -> proxy == args[0];
+          default -> throw new UnsupportedOperationException(method.getName());
+        });
+    for (RoutingSpec spec : List.of(RoutingSpec.parse("routing.scheme=pulsar-java-string"),
+        RoutingSpec.parse("routing.scheme=pulsar-murmur3"), RoutingSpec.defaults())) {
+      RoutingMessageRouter router = new RoutingMessageRouter(spec);
+      for (int n = 1; n <= 7; n++) {
+        int partitions = n;
+        assertThat(router.choosePartition(odd, () -> partitions)).isBetween(0, n - 1);
+      }
+      Message<byte[]> keyed = RoutingMessageRouterDifferentialTest.keyed("k");
+      assertThatThrownBy(() -> router.choosePartition(keyed, () -> 0))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0");
+    }
+  }
+
   @Test
   void keyedRoutingEqualsTheCoreRouterOnTheKeyText() {
     RoutingMessageRouter kafkaLike = new RoutingMessageRouter(RoutingSpec.defaults());

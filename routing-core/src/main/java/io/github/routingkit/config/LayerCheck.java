@@ -1,0 +1,151 @@
+package io.github.routingkit.config;
+
+import static io.github.routingkit.config.RoutingSpec.*;
+
+import io.github.routingkit.RoutingConfigException;
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.router.hotkey.HotKeyOptions;
+import io.github.routingkit.router.hotkey.HotKeyRouter;
+import io.github.routingkit.router.segment.SegmentDefinition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decides whether the layer properties of one spec (segment, hot key, version, canary) hold
+ * together with its scheme and placement, and types them: every layer is checked, also after an
+ * earlier one failed, so that one {@link RoutingConfigException} reports every problem at once.
+ * It validates without building a router (no detector is allocated, no layout computed).
+ *
+ * <p>Each layer's own rules sit in {@link HotKeyCheck}, {@link VersionCheck} and
+ * {@link CanaryCheck} (the segment layer's in {@link SegmentNotation}); this class runs them in
+ * turn, holds the problems they find, and checks what spans layers: the detector memory of every
+ * generation and of the canary's new spec together.
+ */
+final class LayerCheck {
+  /** The layers of a spec, typed and checked; null fields are layers that are not configured. */
+  record Layers(SegmentDefinition segments, HotKeyOptions hotKeys, List<Generation> generations,
+      String defaultVersion, String source, String separator, String header, double canaryShare,
+      RoutingSpec canaryNext) {}
+
+  /** The old spec's detector memory: one detector per generation (one without generations). */
+  static long claimed(Layers typed) {
+    if (typed.hotKeys() == null) {
+      return 0;
+    }
+    int chains = typed.generations() == null ? 1 : typed.generations().size();
+    return (long) chains * typed.hotKeys().detectorMemoryBytes();
+  }
+
+  /** One parsed entry of {@value RoutingSpec#VERSION_GENERATIONS}; count 0 follows the topic. */
+  record Generation(String name, HashScheme scheme, PlacementMode placement, int count) {}
+
+  /**
+   * Checks normalized layer properties against the scheme and placement and returns the typed
+   * layers.
+   *
+   * @throws RoutingConfigException reporting every problem found
+   */
+  static Layers check(HashScheme scheme, PlacementMode placementMode, Map<String, String> layers) {
+    LayerCheck c = new LayerCheck(layers);
+    SegmentDefinition segments = c.segments();
+    HotKeyOptions hotKeys = HotKeyCheck.options(c);
+    List<Generation> generations = VersionCheck.generations(c, scheme, placementMode);
+    if (hotKeys != null && generations != null) {
+      long total = (long) generations.size() * hotKeys.detectorMemoryBytes();
+      if (total > HotKeyRouter.MAX_MEMORY) {
+        c.problem(HOTKEY_MEMORY, layers.get(HOTKEY_MEMORY), "gives each of the "
+            + generations.size() + " generations a detector of " + hotKeys.detectorMemoryBytes()
+            + " bytes, " + total + " in all; the total must be at most " + HotKeyRouter.MAX_MEMORY
+            + " bytes (64 MiB)");
+      }
+    }
+    double share = CanaryCheck.share(c);
+    RoutingSpec next = CanaryCheck.next(c, share);
+    if (next != null && hotKeys != null) {
+      long old = (generations == null ? 1L : generations.size()) * hotKeys.detectorMemoryBytes();
+      long total = old + next.claimedMemoryBytes();
+      if (total > HotKeyRouter.MAX_MEMORY) {
+        c.problem(CANARY_NEXT_PREFIX + "hotkey.memory", layers.get(CANARY_NEXT_PREFIX
+            + "hotkey.memory"), "gives the new spec " + next.claimedMemoryBytes()
+            + " bytes of detector memory next to the old spec's " + old + ", " + total
+            + " in all; the total must be at most " + HotKeyRouter.MAX_MEMORY + " bytes (64 MiB)");
+      }
+    }
+    if (!c.problems.isEmpty()) {
+      throw RoutingConfigException.of(c.problems);
+    }
+    return new Layers(segments, hotKeys, generations, layers.get(VERSION_DEFAULT),
+        layers.getOrDefault(VERSION_SOURCE, "key-prefix"), layers.getOrDefault(VERSION_SEPARATOR, "|"),
+        layers.getOrDefault(VERSION_HEADER, "routing-version"), share, next);
+  }
+
+  // --- the state of one check, shared by the layers' checks --------------------------------
+
+  private final Map<String, String> layers;
+  private final List<RoutingConfigException> problems = new ArrayList<>();
+
+  private LayerCheck(Map<String, String> layers) {
+    this.layers = layers;
+  }
+
+  /** The spec's layer properties, normalized and sorted. */
+  Map<String, String> properties() {
+    return layers;
+  }
+
+  boolean has(String key) {
+    return layers.containsKey(key);
+  }
+
+  String get(String key) {
+    return layers.get(key);
+  }
+
+  String getOrDefault(String key, String otherwise) {
+    return layers.getOrDefault(key, otherwise);
+  }
+
+  void problem(String key, Object value, String rule) {
+    problems.add(new RoutingConfigException(key, value, rule));
+  }
+
+  void add(RoutingConfigException problem) {
+    problems.add(problem);
+  }
+
+  int problemCount() {
+    return problems.size();
+  }
+
+  /** Whether a problem was found with {@code key}. */
+  boolean hasProblem(String key) {
+    return problems.stream().anyMatch(p -> p.property().equals(key));
+  }
+
+  /** A problem for each of {@code options} that is set: it has no effect unless {@code rule}. */
+  void requires(String rule, String... options) {
+    for (String o : options) {
+      if (has(o)) {
+        problem(o, get(o), "has no effect unless " + rule);
+      }
+    }
+  }
+
+  /** The segment layer, read by {@link SegmentNotation}; null when it is off or has a problem. */
+  private SegmentDefinition segments() {
+    boolean enabled = has(SEGMENT_RANGES) || has(SEGMENT_WEIGHTS);
+    if (!enabled) {
+      requires(SEGMENT_RANGES + " or " + SEGMENT_WEIGHTS + " is set",
+          SEGMENT_EXCLUSIVE, SEGMENT_SEPARATOR, SEGMENT_REGEX);
+      return null;
+    }
+    try {
+      return SegmentNotation.parse(get(SEGMENT_RANGES), get(SEGMENT_WEIGHTS),
+          get(SEGMENT_EXCLUSIVE), get(SEGMENT_SEPARATOR), get(SEGMENT_REGEX));
+    } catch (RoutingConfigException e) {
+      problems.add(e);
+      return null;
+    }
+  }
+}

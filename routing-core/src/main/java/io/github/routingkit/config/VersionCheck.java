@@ -1,0 +1,111 @@
+package io.github.routingkit.config;
+
+import static io.github.routingkit.config.RoutingSpec.*;
+
+import io.github.routingkit.RoutingConfigException;
+import io.github.routingkit.config.LayerCheck.Generation;
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.internal.Values;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Decides whether the {@code routing.version.*} properties of one spec make routing generations:
+ * each {@value RoutingSpec#VERSION_GENERATIONS} entry ({@code name:scheme[:placement[:count|*]]}),
+ * the default generation, the version's source and its option, and that the spec's own scheme
+ * and placement stay at their defaults (each generation names its own). Part of
+ * {@link LayerCheck}.
+ */
+final class VersionCheck {
+  private VersionCheck() {}
+
+  /**
+   * The generations in the order listed, or null without {@value RoutingSpec#VERSION_GENERATIONS};
+   * problems go to {@code c} (a bad entry is left out of the list).
+   */
+  static List<Generation> generations(LayerCheck c, HashScheme scheme,
+      PlacementMode placementMode) {
+    if (!c.has(VERSION_GENERATIONS)) {
+      c.requires(VERSION_GENERATIONS + " is set", VERSION_DEFAULT, VERSION_SOURCE,
+          VERSION_SEPARATOR, VERSION_HEADER);
+      return null;
+    }
+    String source = c.getOrDefault(VERSION_SOURCE, "key-prefix");
+    if (!source.equals("key-prefix") && !source.equals("header")) {
+      c.problem(VERSION_SOURCE, source, "must be one of [key-prefix, header]");
+    }
+    // the key prefix and the header are alternatives: each one's option is inert for the other
+    if ("header".equals(source)) {
+      c.requires(VERSION_SOURCE + "=key-prefix", VERSION_SEPARATOR);
+    } else {
+      c.requires(VERSION_SOURCE + "=header", VERSION_HEADER);
+    }
+    if (scheme != HashScheme.KAFKA_MURMUR2) {
+      c.problem(SCHEME, scheme.id(), "cannot be combined with " + VERSION_GENERATIONS
+          + ", where each generation names its scheme");
+    }
+    if (placementMode != PlacementMode.NATIVE) {
+      c.problem(PLACEMENT, placementMode.id, "cannot be combined with " + VERSION_GENERATIONS
+          + ", where each generation names its placement");
+    }
+    String separator = c.getOrDefault(VERSION_SEPARATOR, "|");
+    String spec = c.get(VERSION_GENERATIONS);
+    List<Generation> out = new ArrayList<>();
+    for (String item : Values.items(spec)) {
+      String[] f = item.split(":", -1);
+      if (f.length < 2 || f.length > 4 || f[0].isEmpty()) {
+        c.problem(VERSION_GENERATIONS, spec, "entry '" + item
+            + "' must be written name:scheme[:placement[:partitions|*]]");
+        continue;
+      }
+      String name = f[0];
+      HashScheme s;
+      try {
+        s = HashScheme.fromId(f[1]);
+      } catch (IllegalArgumentException e) {
+        c.problem(VERSION_GENERATIONS, spec, "generation '" + name + "' scheme '" + f[1]
+            + "' must be one of " + HashScheme.ids());
+        continue;
+      }
+      PlacementMode mode = PlacementMode.NATIVE;
+      if (f.length > 2) {
+        try {
+          mode = PlacementMode.parse(VERSION_GENERATIONS, f[2], spec);
+        } catch (RoutingConfigException e) {
+          c.problem(VERSION_GENERATIONS, spec, "generation '" + name + "' placement '" + f[2]
+              + "' must be one of " + PlacementMode.IDS);
+          continue;
+        }
+      }
+      int count = 0;
+      if (f.length > 3 && !f[3].equals("*")) {
+        count = Values.parseInt(f[3], 1);
+        if (count < 1) {
+          c.problem(VERSION_GENERATIONS, f[3], "generation '" + name + "' partition count '"
+              + f[3] + "' must be a positive integer or *");
+          continue;
+        }
+      }
+      if (out.stream().anyMatch(g -> g.name().equals(name))) {
+        c.problem(VERSION_GENERATIONS, name, "generation '" + name + "' is listed twice");
+        continue;
+      }
+      if (!separator.isEmpty() && name.contains(separator)) {
+        c.problem(VERSION_GENERATIONS, name, "generation '" + name
+            + "' must not contain the separator '" + separator + "'");
+        continue;
+      }
+      out.add(new Generation(name, s, mode, count));
+    }
+    String def = c.get(VERSION_DEFAULT);
+    if (def == null) {
+      c.problem(VERSION_DEFAULT, null, "must be set (to a generation name) when "
+          + VERSION_GENERATIONS + " is set");
+    } else if (out.stream().noneMatch(g -> g.name().equals(def))
+        && !c.hasProblem(VERSION_GENERATIONS)) {
+      List<String> names = out.stream().map(Generation::name).toList();
+      c.problem(VERSION_DEFAULT, def, "must name one of the generations " + names);
+    }
+    return out;
+  }
+}
