@@ -105,8 +105,41 @@ public final class AssignmentPolicy {
     if (mode == null) {
       throw new NullPointerException("mode");
     }
-    // 1. Index and claims.
-    GroupIndex g = new GroupIndex(members, topics);
+    return assign(new GroupIndex(members, topics), mode);
+  }
+
+  /**
+   * Computes the assignment as {@link #assign(Collection, Collection, RebalanceMode)} does, with
+   * the claims of each member given by {@code owned} (partition numbers per topic position) in
+   * addition to its {@link GroupMember#ownedPartitions()}: the same result as if those partitions
+   * were listed in {@code ownedPartitions}, without a {@link PartitionRef} per owned partition.
+   * Claimed partition numbers outside the topic's range, and topic positions outside
+   * {@code topics}, are ignored.
+   *
+   * @param members the group members, each {@code memberId} at most once; positions in this list
+   *     are the member numbers {@code owned} is asked about
+   * @param topics the topics known to the group, each name at most once; positions in this list
+   *     are the topic numbers {@code owned} reports
+   * @param owned what each member owns, called once per member during this call
+   * @param mode how partitions are handed over
+   * @return the assignment of every member (see the class comment for its guarantees)
+   * @throws NullPointerException if an argument or an element is null
+   * @throws IllegalArgumentException if a member id or a topic name occurs twice
+   */
+  public static RebalanceResult assign(List<GroupMember> members, List<AssignableTopic> topics,
+      OwnedPartitions owned, RebalanceMode mode) {
+    if (mode == null) {
+      throw new NullPointerException("mode");
+    }
+    if (owned == null) {
+      throw new NullPointerException("owned");
+    }
+    return assign(new GroupIndex(members.toArray(new GroupMember[0]),
+        topics.toArray(new AssignableTopic[0]), owned), mode);
+  }
+
+  private static RebalanceResult assign(GroupIndex g, RebalanceMode mode) {
+    // 1. Index and claims: done by the caller.
     int m = g.mem.length;
     int tc = g.tps.length;
 
@@ -115,7 +148,15 @@ public final class AssignmentPolicy {
     for (int i = 0; i < parent.length; i++) {
       parent[i] = i;
     }
+    // Members with one shared subscription BitSet (the usual case) join the first of them: the
+    // same parts, one pass over each distinct subscription instead of one per member.
+    Map<java.util.BitSet, Integer> firstWith = new java.util.IdentityHashMap<>();
     for (int i = 0; i < m; i++) {
+      Integer first = firstWith.putIfAbsent(g.subscribed[i], i);
+      if (first != null) {
+        union(parent, i, first);
+        continue;
+      }
       for (int t = g.subscribed[i].nextSetBit(0); t >= 0; t = g.subscribed[i].nextSetBit(t + 1)) {
         union(parent, i, m + t);
       }
@@ -160,6 +201,7 @@ public final class AssignmentPolicy {
 
     // 4. Output, holding back transfers of still-claimed partitions in cooperative mode.
     int[] counts = new int[m];
+    int[] kept = new int[m];
     int pendingCount = 0;
     boolean cooperative = mode == RebalanceMode.COOPERATIVE;
     for (int gp = 0; gp < g.partitionCount; gp++) {
@@ -172,6 +214,9 @@ public final class AssignmentPolicy {
         pendingCount++;
       } else {
         counts[to]++;
+        if (g.owner[gp] == to) {
+          kept[to]++;
+        }
       }
     }
     int[][] lists = new int[m][];
@@ -197,15 +242,17 @@ public final class AssignmentPolicy {
     Arrays.sort(byId, (a, b) -> g.mem[a].memberId().compareTo(g.mem[b].memberId()));
     String[] ids = new String[m];
     int[][] sorted = new int[m][];
+    int[] keptById = new int[m];
     for (int j = 0; j < m; j++) {
       ids[j] = g.mem[byId[j]].memberId();
       sorted[j] = lists[byId[j]];
+      keptById[j] = kept[byId[j]];
     }
     String[] names = new String[tc];
     for (int t = 0; t < tc; t++) {
       names[t] = g.tps[t].name();
     }
-    return new RebalanceResult(ids, names, g.offset, sorted, pending);
+    return new RebalanceResult(ids, names, g.offset, sorted, pending, keptById);
   }
 
   private static int find(int[] parent, int x) {

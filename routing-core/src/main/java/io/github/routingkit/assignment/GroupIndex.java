@@ -44,17 +44,58 @@ final class GroupIndex {
   /** Partitions whose replica racks are known (non-empty). */
   final BitSet racksKnown;
 
+  /** Generation + 2 (clamped) of the winning claim on each partition; 0 = unclaimed. Constructor only. */
+  private int[] ownerGen;
+
   GroupIndex(Collection<GroupMember> members, Collection<AssignableTopic> topics) {
-    mem = members.toArray(new GroupMember[0]);
-    Arrays.sort(mem, CANONICAL);
+    this(members.toArray(new GroupMember[0]), topics.toArray(new AssignableTopic[0]), null);
+  }
+
+  /**
+   * @param members the members (the array is sorted in place into canonical order)
+   * @param topics the topics (sorted in place by name)
+   * @param owned extra claims by position in the arrays as given (before sorting), or null
+   */
+  GroupIndex(GroupMember[] members, AssignableTopic[] topics, OwnedPartitions owned) {
+    mem = members;
+    int[] inputPosition = null; // inputPosition[canonical index] = position as given
+    if (owned != null) {
+      Integer[] order = new Integer[mem.length];
+      for (int i = 0; i < order.length; i++) {
+        order[i] = i;
+      }
+      GroupMember[] given = mem.clone();
+      Arrays.sort(order, (a, b) -> CANONICAL.compare(given[a], given[b]));
+      inputPosition = new int[mem.length];
+      for (int i = 0; i < order.length; i++) {
+        inputPosition[i] = order[i];
+        mem[i] = given[order[i]];
+      }
+    } else {
+      Arrays.sort(mem, CANONICAL);
+    }
     Set<String> ids = new HashSet<>();
     for (GroupMember g : mem) {
       if (!ids.add(g.memberId())) {
         throw new IllegalArgumentException("member id " + g.memberId() + " occurs twice");
       }
     }
-    tps = topics.toArray(new AssignableTopic[0]);
-    Arrays.sort(tps, Comparator.comparing(AssignableTopic::name));
+    tps = topics;
+    int[] sortedTopic = null; // sortedTopic[position as given] = index by name
+    if (owned != null) {
+      AssignableTopic[] given = tps.clone();
+      Arrays.sort(tps, Comparator.comparing(AssignableTopic::name));
+      Map<AssignableTopic, Integer> at = new IdentityHashMap<>();
+      for (int t = 0; t < tps.length; t++) {
+        at.put(tps[t], t);
+      }
+      sortedTopic = new int[given.length];
+      for (int t = 0; t < given.length; t++) {
+        sortedTopic[t] = at.get(given[t]);
+      }
+    } else {
+      Arrays.sort(tps, Comparator.comparing(AssignableTopic::name));
+    }
     int tc = tps.length;
     Map<String, Integer> topicIndex = new HashMap<>();
     offset = new int[tc + 1];
@@ -75,7 +116,7 @@ final class GroupIndex {
     subscribed = new BitSet[m];
     owner = new int[partitionCount];
     Arrays.fill(owner, -1);
-    int[] ownerGen = new int[partitionCount];
+    ownerGen = new int[partitionCount];
     claimed = new BitSet(partitionCount);
     target = new int[partitionCount];
     Arrays.fill(target, -1);
@@ -104,29 +145,29 @@ final class GroupIndex {
           Integer ti = topicIndex.get(lastTopic);
           t = ti == null ? -1 : ti;
         }
-        if (t < 0 || ref.partition() >= tps[t].partitions()) {
-          continue;
-        }
-        int gp = offset[t] + ref.partition();
-        claimed.set(gp);
-        if (!subscribed[i].get(t)) {
-          continue;
-        }
-        int o = owner[gp];
-        if (o == i) {
-          continue;
-        }
-        // The higher generation wins. Two claims of the same generation (a member that missed a
-        // rebalance) cancel out, as in Kafka's sticky assignors: nobody keeps the partition on its
-        // account, and it goes wherever balance wants it with no further move (Kafka's F3 case).
-        if (g2 > ownerGen[gp]) {
-          owner[gp] = i;
-          ownerGen[gp] = g2;
-        } else if (g2 == ownerGen[gp]) {
-          owner[gp] = -1; // tied; ownerGen stays, so a later, higher claim still wins
+        if (t >= 0 && ref.partition() < tps[t].partitions()) {
+          claim(i, t, ref.partition(), g2);
         }
       }
+      if (owned != null) {
+        int member = i;
+        int[] byName = sortedTopic;
+        owned.forEachOwned(inputPosition[i], (topic, ps, count) -> {
+          if (topic < 0 || topic >= byName.length) {
+            return;
+          }
+          int st = byName[topic];
+          int n = tps[st].partitions();
+          for (int j = 0; j < count; j++) {
+            int p = ps[j];
+            if (p >= 0 && p < n) {
+              claim(member, st, p, g2);
+            }
+          }
+        });
+      }
     }
+    ownerGen = null;
 
     Map<String, Integer> racks = new HashMap<>();
     memberRack = new int[m];
@@ -173,6 +214,28 @@ final class GroupIndex {
       }
     }
     partitionRacks = pr;
+  }
+
+  /** Member {@code i} (claims of generation + 2 = {@code g2}) claims partition {@code p} of topic {@code t}. */
+  private void claim(int i, int t, int p, int g2) {
+    int gp = offset[t] + p;
+    claimed.set(gp);
+    if (!subscribed[i].get(t)) {
+      return;
+    }
+    int o = owner[gp];
+    if (o == i) {
+      return;
+    }
+    // The higher generation wins. Two claims of the same generation (a member that missed a
+    // rebalance) cancel out, as in Kafka's sticky assignors: nobody keeps the partition on its
+    // account, and it goes wherever balance wants it with no further move (Kafka's F3 case).
+    if (g2 > ownerGen[gp]) {
+      owner[gp] = i;
+      ownerGen[gp] = g2;
+    } else if (g2 == ownerGen[gp]) {
+      owner[gp] = -1; // tied; ownerGen stays, so a later, higher claim still wins
+    }
   }
 
   boolean hasRacks() {

@@ -29,11 +29,13 @@ public final class RebalanceResult {
   private final int[] topicOffset; // global index of each topic's partition 0; length topics + 1
   private final int[][] partitions; // per member, ascending global indexes
   private final int[] pending; // ascending global indexes
+  private final int[] kept; // per member, how many of its partitions it owned (its claim won)
   private volatile Map<String, List<PartitionRef>> byMember;
 
   RebalanceResult(String[] memberIds, String[] topicNames, int[] topicOffset, int[][] partitions,
-      int[] pending) {
+      int[] pending, int[] kept) {
     this.memberIds = memberIds;
+    this.kept = kept;
     this.topicNames = topicNames;
     this.topicOffset = topicOffset;
     this.partitions = partitions;
@@ -68,6 +70,18 @@ public final class RebalanceResult {
   public int countOf(String memberId) {
     int i = Arrays.binarySearch(memberIds, memberId);
     return i < 0 ? 0 : partitions[i].length;
+  }
+
+  /**
+   * Returns how many of the partitions {@code memberId} gets in this result it already owned: those
+   * whose claim by this member won (see {@link AssignmentPolicy}; 0 for an unknown member). When
+   * this equals both {@link #countOf} and the number of distinct partitions the member claimed,
+   * the member's assignment is exactly what it claimed, which lets an adapter hand back the
+   * member's current assignment object unchanged.
+   */
+  public int keptCountOf(String memberId) {
+    int i = Arrays.binarySearch(memberIds, memberId);
+    return i < 0 ? 0 : kept[i];
   }
 
   /**

@@ -3,6 +3,7 @@ package io.github.routingkit.kafka;
 import io.github.routingkit.assignment.AssignableTopic;
 import io.github.routingkit.assignment.AssignmentPolicy;
 import io.github.routingkit.assignment.GroupMember;
+import io.github.routingkit.assignment.OwnedPartitions;
 import io.github.routingkit.assignment.PartitionRef;
 import io.github.routingkit.assignment.RebalanceMode;
 import io.github.routingkit.assignment.RebalanceResult;
@@ -36,12 +37,20 @@ final class GroupStateTranslation {
 
   /**
    * Adds a topic with partitions {@code 0..count-1}; {@code racksOf.apply(p)} gives the racks
-   * holding a replica of partition {@code p} (null or empty if unknown). A topic without
-   * partitions is skipped.
+   * holding a replica of partition {@code p} (null or empty if unknown); a null {@code racksOf}
+   * means unknown for every partition (what an adapter passes when no member has a rack, since the
+   * policy then reads no replica racks). A topic without partitions is skipped.
+   *
+   * @return the topic's position (what {@link #assign(RebalanceMode, OwnedPartitions)} claims
+   *     refer to), or -1 if it was skipped
    */
-  void topic(String name, int count, IntFunction<Set<String>> racksOf, int weight) {
+  int topic(String name, int count, IntFunction<Set<String>> racksOf, int weight) {
     if (count <= 0) {
-      return;
+      return -1;
+    }
+    if (racksOf == null) {
+      topics.add(new AssignableTopic(name, count, List.of(), weight));
+      return topics.size() - 1;
     }
     Set<String>[] racks = newSetArray(count);
     boolean any = false;
@@ -51,10 +60,19 @@ final class GroupStateTranslation {
       any |= !racks[p].isEmpty();
     }
     topics.add(new AssignableTopic(name, count, any ? Arrays.asList(racks) : List.of(), weight));
+    return topics.size() - 1;
   }
 
   RebalanceResult assign(RebalanceMode mode) {
     return AssignmentPolicy.assign(members, topics, mode);
+  }
+
+  /**
+   * Assigns with further claims per member (position in the order of {@link #member} calls) and
+   * topic position (as {@link #topic} returned it).
+   */
+  RebalanceResult assign(RebalanceMode mode, OwnedPartitions owned) {
+    return AssignmentPolicy.assign(members, topics, owned, mode);
   }
 
   @SuppressWarnings("unchecked")

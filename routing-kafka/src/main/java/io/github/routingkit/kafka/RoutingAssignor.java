@@ -115,8 +115,10 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
     GroupStateTranslation state = new GroupStateTranslation();
     Set<String> topicNames = new HashSet<>();
     Map<List<String>, Set<String>> subscriptions = new HashMap<>();
+    boolean anyRack = false;
     for (Map.Entry<String, Subscription> e : group.groupSubscription().entrySet()) {
       Subscription s = e.getValue();
+      anyRack |= s.rackId().isPresent();
       AssignorUserData data = AssignorUserData.decode(s.userData());
       if (data.problem() != null) {
         LOG.warn("Member {} sent unreadable routing assignor userData ({}); using weight 1",
@@ -146,7 +148,7 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
     }
     Map<Set<String>, Set<String>> rackSets = new HashMap<>();
     for (String name : topicNames) {
-      addTopic(state, metadata, name, rackSets);
+      addTopic(state, metadata, name, anyRack ? rackSets : null);
     }
     RebalanceResult result =
         state.assign(cooperative ? RebalanceMode.COOPERATIVE : RebalanceMode.EAGER);
@@ -163,7 +165,8 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
    * Adds topic {@code name} as the metadata knows it. Kafka numbers a topic's partitions 0..n-1;
    * broken metadata (gaps, negative or huge numbers) must not make us hand out a partition the
    * topic does not have, nor size tables by a bogus number: only the gap-free prefix 0..count-1 is
-   * assigned, with a warning about the rest.
+   * assigned, with a warning about the rest. With {@code rackSets} null (no member has a rack,
+   * so the policy reads no replica racks) the replicas are not looked at.
    */
   private void addTopic(GroupStateTranslation state, Cluster metadata, String name,
       Map<Set<String>, Set<String>> rackSets) {
@@ -186,13 +189,20 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
       LOG.warn("Topic {} metadata lists {} partitions but not all of 0..{}: assigning only"
           + " partitions 0..{}", name, infos.size(), infos.size() - 1, count - 1);
     }
+    int weight = config.topicWeights().getOrDefault(name, 1);
+    if (rackSets == null) {
+      state.topic(name, count, null, weight);
+      return;
+    }
     Set<String> scratch = new HashSet<>(8);
     state.topic(name, count, p -> {
       Node[] replicas = byNumber[p].replicas();
       if (replicas == null || replicas.length == 0) {
         return null;
       }
-      scratch.clear();
+      if (!scratch.isEmpty()) {
+        scratch.clear(); // HashMap.clear wipes the whole table, even when empty
+      }
       for (Node n : replicas) {
         if (n != null && n.hasRack()) {
           scratch.add(n.rack());
@@ -208,6 +218,6 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
         rackSets.put(racks, racks);
       }
       return racks;
-    }, config.topicWeights().getOrDefault(name, 1));
+    }, weight);
   }
 }

@@ -1,17 +1,19 @@
 package io.github.routingkit.kafka;
 
 import io.github.routingkit.assignment.AssignmentPolicy;
-import io.github.routingkit.assignment.PartitionRef;
+import io.github.routingkit.assignment.OwnedPartitions;
 import io.github.routingkit.assignment.RebalanceMode;
 import io.github.routingkit.assignment.RebalanceResult;
-import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import org.apache.kafka.common.Configurable;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
@@ -82,9 +84,15 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
     Map<String, Uuid> idOf = new HashMap<>();
     Map<Set<Uuid>, Set<String>> sameInstance = new IdentityHashMap<>();
     Map<Set<Uuid>, Set<String>> equal = new HashMap<>();
-    Set<Uuid> described = new HashSet<>();
-    for (String id : spec.memberIds()) {
+    Set<Uuid> described = new LinkedHashSet<>();
+    Collection<String> memberIds = spec.memberIds();
+    String[] byPosition = new String[memberIds.size()];
+    int position = 0;
+    boolean anyRack = false;
+    for (String id : memberIds) {
+      byPosition[position++] = id;
       MemberSubscription sub = spec.memberSubscription(id);
+      anyRack |= sub.rackId().isPresent();
       Set<Uuid> subscribed = sub.subscribedTopicIds();
       Set<String> names = sameInstance.get(subscribed);
       if (names == null) {
@@ -100,33 +108,51 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
         }
         sameInstance.put(subscribed, names);
       }
-      List<PartitionRef> owned = new ArrayList<>();
-      for (Map.Entry<Uuid, Set<Integer>> e : spec.memberAssignment(id).partitions().entrySet()) {
-        String topic = name(e.getKey(), nameOf, idOf);
-        for (int p : e.getValue()) {
-          owned.add(new PartitionRef(topic, p));
-        }
-      }
       String instance = sub.instanceId().orElse(null);
       int weight = instance == null ? 1 : weights.getOrDefault(instance, 1);
       // The coordinator reconciles revocations itself, so all current owners are of one generation.
-      state.member(id, instance, sub.rackId().orElse(null), weight, names, owned, 0);
+      // What a member owns is read by the policy below, per topic, without a PartitionRef each.
+      state.member(id, instance, sub.rackId().orElse(null), weight, names, List.of(), 0);
     }
+    Map<Uuid, Integer> topicPosition = new HashMap<>();
     for (Uuid t : described) {
-      state.topic(nameOf.get(t), topics.numPartitions(t), p -> topics.racksForPartition(t, p), 1);
+      // Without a member rack the policy reads no replica racks: none are asked for.
+      int at = state.topic(nameOf.get(t), topics.numPartitions(t),
+          anyRack ? p -> topics.racksForPartition(t, p) : null, 1);
+      if (at >= 0) {
+        topicPosition.put(t, at);
+      }
     }
-    RebalanceResult result = state.assign(RebalanceMode.EAGER);
+    // Per member: how many partitions it owns now, and whether all of them are assignable; a member
+    // that keeps exactly these gets the coordinator's own assignment object back.
+    OwnedReader reader = new OwnedReader(spec, topicPosition, byPosition.length);
+    RebalanceResult result = state.assign(RebalanceMode.EAGER, (member, sink) ->
+        reader.read(member, spec.memberAssignment(byPosition[member]).partitions(), sink));
+    int[] ownedCount = reader.total;
+    boolean[] allAssignable = reader.allAssignable;
+    Map<String, Integer> positionOf = new HashMap<>(byPosition.length * 2);
+    for (int j = 0; j < byPosition.length; j++) {
+      positionOf.put(byPosition[j], j);
+    }
     List<String> resultTopics = result.topicNames();
     Uuid[] byIndex = new Uuid[resultTopics.size()];
     for (int t = 0; t < byIndex.length; t++) {
       byIndex[t] = idOf.get(resultTopics.get(t));
     }
-    Map<String, MemberAssignment> out = new HashMap<>();
+    Map<String, MemberAssignment> out = new HashMap<>(byPosition.length * 2);
     for (String id : result.memberIds()) {
-      // A topic whose partitions stay as they are keeps the coordinator's own set (most of them,
-      // in a rebalance): nothing is allocated for it.
       Map<Uuid, Set<Integer>> current = spec.memberAssignment(id).partitions();
-      Map<Uuid, Set<Integer>> byTopic = new HashMap<>();
+      Integer j = positionOf.get(id);
+      int count = result.countOf(id);
+      if (j != null && allAssignable[j] && ownedCount[j] == count && result.keptCountOf(id) == count) {
+        // It keeps exactly what it owns (most members, in a rebalance): nothing to build.
+        out.put(id, new Partitions(current));
+        continue;
+      }
+      // A topic whose partitions stay as they are keeps the coordinator's own set: nothing is
+      // allocated for it.
+      int topicsAtMost = Math.min(count, byIndex.length);
+      Map<Uuid, Set<Integer>> byTopic = new HashMap<>((int) (topicsAtMost / 0.75f) + 1);
       result.forEachTopic(id, (topic, t, ps) -> {
         Uuid u = byIndex[t];
         int kept = 0;
@@ -167,6 +193,67 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
       idOf.put(n, t);
     }
     return n;
+  }
+
+  /**
+   * Hands one member's current assignment to the policy, topic by topic, through one reused
+   * buffer; notes per member how many partitions it owns and whether all are assignable (and no
+   * topic set is empty). {@code Map.forEach}, not an entry iterator: no wrapper per entry.
+   */
+  private static final class OwnedReader implements BiConsumer<Uuid, Set<Integer>> {
+    private final GroupSpec spec;
+    private final Map<Uuid, Integer> topicPosition;
+    final int[] total;
+    final boolean[] allAssignable;
+    private int[] buf = new int[64];
+    private int member;
+    private OwnedPartitions.Sink sink;
+
+    OwnedReader(GroupSpec spec, Map<Uuid, Integer> topicPosition, int members) {
+      this.spec = spec;
+      this.topicPosition = topicPosition;
+      this.total = new int[members];
+      this.allAssignable = new boolean[members];
+    }
+
+    void read(int member, Map<Uuid, Set<Integer>> current, OwnedPartitions.Sink sink) {
+      this.member = member;
+      this.sink = sink;
+      allAssignable[member] = true;
+      current.forEach(this);
+    }
+
+    @Override
+    public void accept(Uuid u, Set<Integer> ps) {
+      int size = ps.size();
+      total[member] += size;
+      boolean assignable = allAssignable[member] && size > 0; // an empty set is left out of a rebuilt one
+      Integer t = topicPosition.get(u);
+      if (t == null) {
+        allAssignable[member] = assignable;
+        return; // a topic nobody subscribes to, or unknown: claims nothing
+      }
+      if (ps instanceof SortedIntSet own) {
+        // What this assignor gave last time, handed back as it was: read the array, no boxing.
+        int[] values = own.values();
+        for (int j = 0; j < values.length && assignable; j++) {
+          assignable = spec.isPartitionAssignable(u, values[j]);
+        }
+        allAssignable[member] = assignable;
+        sink.accept(t, values, values.length);
+        return;
+      }
+      if (buf.length < size) {
+        buf = new int[Math.max(size, buf.length * 2)];
+      }
+      int c = 0;
+      for (int p : ps) {
+        buf[c++] = p;
+        assignable = assignable && spec.isPartitionAssignable(u, p);
+      }
+      allAssignable[member] = assignable;
+      sink.accept(t, buf, c);
+    }
   }
 
   /** One member's target partitions by topic id. */

@@ -19,6 +19,11 @@ final class SortedIntSet extends AbstractSet<Integer> {
     this.values = values;
   }
 
+  /** The values, ascending; the caller must not change the array. */
+  int[] values() {
+    return values;
+  }
+
   @Override
   public int size() {
     return values.length;

@@ -83,6 +83,45 @@ class RoutingGroupAssignorTest {
     assertThat(kept).isEqualTo(14);
   }
 
+  /**
+   * A member that keeps exactly its current assignment gets the coordinator's map back unchanged;
+   * one whose current assignment holds an unassignable partition, an empty topic set or a claim of
+   * a topic the group does not know gets a rebuilt one without them.
+   */
+  @Test
+  void unchangedMembersGetTheirCurrentAssignmentBack() {
+    Map<String, Member> members = new LinkedHashMap<>();
+    for (int i = 0; i < 3; i++) {
+      members.put("m" + i, new Member("r" + i, null, Set.of(ORDERS, CLICKS), Map.of()));
+    }
+    Map<String, Map<Uuid, Set<Integer>>> first = assign(new RoutingGroupAssignor(), members, (t, p) -> true);
+    Map<String, Member> stable = new LinkedHashMap<>();
+    first.forEach((m, ps) -> stable.put(m, new Member("r" + m.charAt(1), null, Set.of(ORDERS, CLICKS),
+        java.util.Collections.unmodifiableMap(new HashMap<>(ps)))));
+    Map<String, Map<Uuid, Set<Integer>>> again = assign(new RoutingGroupAssignor(), stable, (t, p) -> true);
+    again.forEach((m, ps) -> assertThat(ps).isSameAs(stable.get(m).partitions()));
+
+    // m0: one of its partitions is no longer assignable; m1: an empty set of a topic it holds
+    // nothing of, and a claim of an unknown topic. Both are rebuilt, m2 is handed back as it is.
+    int gone = first.get("m0").get(ORDERS).iterator().next();
+    Map<String, Member> odd = new LinkedHashMap<>(stable);
+    Map<Uuid, Set<Integer>> m1 = new HashMap<>(first.get("m1"));
+    m1.putIfAbsent(CLICKS, Set.of());
+    m1.putIfAbsent(ORDERS, Set.of());
+    m1.put(MISSING, Set.of(0));
+    odd.put("m1", new Member("r1", null, Set.of(ORDERS, CLICKS), m1));
+    Map<String, Map<Uuid, Set<Integer>>> rebuilt = assign(new RoutingGroupAssignor(), odd,
+        (t, p) -> !(t.equals(ORDERS) && p == gone));
+    assertThat(rebuilt.get("m0")).isNotSameAs(odd.get("m0").partitions());
+    assertThat(rebuilt.get("m0").getOrDefault(ORDERS, Set.of())).doesNotContain(gone);
+    assertThat(rebuilt.get("m1")).isNotSameAs(m1).doesNotContainKey(MISSING)
+        .allSatisfy((t, ps) -> assertThat(ps).isNotEmpty());
+    assertThat(rebuilt.get("m2")).isSameAs(odd.get("m2").partitions());
+    List<String> all = new ArrayList<>();
+    rebuilt.values().forEach(ps -> ps.forEach((t, parts) -> parts.forEach(p -> all.add(t + "-" + p))));
+    assertThat(all).doesNotHaveDuplicates().hasSize(17);
+  }
+
   @Test
   void instanceWeightsFromBrokerConfigAndUnassignablePartitionsLeftOut() {
     RoutingGroupAssignor a = new RoutingGroupAssignor();
