@@ -2,8 +2,10 @@ package io.github.routingkit.assignment;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -150,7 +152,7 @@ public final class AssignmentPolicy {
     }
     // Members with one shared subscription BitSet (the usual case) join the first of them: the
     // same parts, one pass over each distinct subscription instead of one per member.
-    Map<java.util.BitSet, Integer> firstWith = new java.util.IdentityHashMap<>();
+    Map<BitSet, Integer> firstWith = new IdentityHashMap<>();
     for (int i = 0; i < m; i++) {
       Integer first = firstWith.putIfAbsent(g.subscribed[i], i);
       if (first != null) {
@@ -171,7 +173,7 @@ public final class AssignmentPolicy {
     }
 
     // 3. Each part by the builder its subscriptions call for.
-    java.util.BitSet mixedTopic = new java.util.BitSet(tc);
+    BitSet mixedTopic = new BitSet(tc);
     for (Map.Entry<Integer, List<Integer>> e : partMembers.entrySet()) {
       List<Integer> ts = partTopics.get(e.getKey());
       if (ts == null) {

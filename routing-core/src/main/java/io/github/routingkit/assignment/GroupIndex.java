@@ -58,22 +58,7 @@ final class GroupIndex {
    */
   GroupIndex(GroupMember[] members, AssignableTopic[] topics, OwnedPartitions owned) {
     mem = members;
-    int[] inputPosition = null; // inputPosition[canonical index] = position as given
-    if (owned != null) {
-      Integer[] order = new Integer[mem.length];
-      for (int i = 0; i < order.length; i++) {
-        order[i] = i;
-      }
-      GroupMember[] given = mem.clone();
-      Arrays.sort(order, (a, b) -> CANONICAL.compare(given[a], given[b]));
-      inputPosition = new int[mem.length];
-      for (int i = 0; i < order.length; i++) {
-        inputPosition[i] = order[i];
-        mem[i] = given[order[i]];
-      }
-    } else {
-      Arrays.sort(mem, CANONICAL);
-    }
+    int[] inputPosition = sortInPlace(mem, CANONICAL); // [canonical index] = position as given
     Set<String> ids = new HashSet<>();
     for (GroupMember g : mem) {
       if (!ids.add(g.memberId())) {
@@ -81,20 +66,10 @@ final class GroupIndex {
       }
     }
     tps = topics;
-    int[] sortedTopic = null; // sortedTopic[position as given] = index by name
-    if (owned != null) {
-      AssignableTopic[] given = tps.clone();
-      Arrays.sort(tps, Comparator.comparing(AssignableTopic::name));
-      Map<AssignableTopic, Integer> at = new IdentityHashMap<>();
-      for (int t = 0; t < tps.length; t++) {
-        at.put(tps[t], t);
-      }
-      sortedTopic = new int[given.length];
-      for (int t = 0; t < given.length; t++) {
-        sortedTopic[t] = at.get(given[t]);
-      }
-    } else {
-      Arrays.sort(tps, Comparator.comparing(AssignableTopic::name));
+    int[] topicFrom = sortInPlace(tps, Comparator.comparing(AssignableTopic::name));
+    int[] sortedTopic = new int[topicFrom.length]; // [position as given] = index by name
+    for (int t = 0; t < topicFrom.length; t++) {
+      sortedTopic[topicFrom[t]] = t;
     }
     int tc = tps.length;
     Map<String, Integer> topicIndex = new HashMap<>();
@@ -151,12 +126,11 @@ final class GroupIndex {
       }
       if (owned != null) {
         int member = i;
-        int[] byName = sortedTopic;
         owned.forEachOwned(inputPosition[i], (topic, ps, count) -> {
-          if (topic < 0 || topic >= byName.length) {
+          if (topic < 0 || topic >= sortedTopic.length) {
             return;
           }
-          int st = byName[topic];
+          int st = sortedTopic[topic];
           int n = tps[st].partitions();
           for (int j = 0; j < count; j++) {
             int p = ps[j];
@@ -214,6 +188,25 @@ final class GroupIndex {
       }
     }
     partitionRacks = pr;
+  }
+
+  /**
+   * Sorts {@code a} in place by {@code order} (stable, as {@link Arrays#sort(Object[], Comparator)})
+   * and returns, for each sorted position, the position its element had in {@code a} as given.
+   */
+  private static <T> int[] sortInPlace(T[] a, Comparator<? super T> order) {
+    Integer[] from = new Integer[a.length];
+    for (int i = 0; i < from.length; i++) {
+      from[i] = i;
+    }
+    T[] given = a.clone();
+    Arrays.sort(from, (x, y) -> order.compare(given[x], given[y]));
+    int[] at = new int[a.length];
+    for (int i = 0; i < at.length; i++) {
+      at[i] = from[i];
+      a[i] = given[from[i]];
+    }
+    return at;
   }
 
   /** Member {@code i} (claims of generation + 2 = {@code g2}) claims partition {@code p} of topic {@code t}. */
