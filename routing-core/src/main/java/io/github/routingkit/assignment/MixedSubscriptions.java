@@ -343,15 +343,11 @@ final class MixedSubscriptions {
      */
     boolean findFrom(int kg, long c, GroupIndex g, int[] ct, int[] cnt, int[] own, long[] load, long[] w,
         int[] slotMember, int[] slotTopic, int[] slotStart, int[] memberSlotStart, int[] memberSlots) {
-      if (budget <= 0) {
+      if (!start(kg)) {
         return false;
       }
-      budget--;
-      stamp++;
       int head = 0;
-      int tail = 0;
-      queue[tail++] = kg;
-      seenMember[kg] = stamp;
+      int tail = 1;
       while (head < tail) {
         int x = queue[head++];
         for (int i = memberSlotStart[x]; i < memberSlotStart[x + 1]; i++) {
@@ -454,18 +450,30 @@ final class MixedSubscriptions {
      */
     long budget;
 
-    private int search(int kr, long c, boolean handBack, GroupIndex g, int[] ct, int[] cnt, int[] own,
-        long[] load, long[] w, int[] slotMember, int[] slotTopic, int[] slotStart, int[] memberSlotStart,
-        int[] memberSlots) {
+    /**
+     * Starts a breadth-first search at member {@code from}, spending one unit of the budget: a new
+     * stamp, {@code from} alone in the queue and seen. Returns false, changing nothing, when the
+     * budget is spent.
+     */
+    private boolean start(int from) {
       if (budget <= 0) {
-        return -1;
+        return false;
       }
       budget--;
       stamp++;
+      queue[0] = from;
+      seenMember[from] = stamp;
+      return true;
+    }
+
+    private int search(int kr, long c, boolean handBack, GroupIndex g, int[] ct, int[] cnt, int[] own,
+        long[] load, long[] w, int[] slotMember, int[] slotTopic, int[] slotStart, int[] memberSlotStart,
+        int[] memberSlots) {
+      if (!start(kr)) {
+        return -1;
+      }
       int head = 0;
-      int tail = 0;
-      queue[tail++] = kr;
-      seenMember[kr] = stamp;
+      int tail = 1;
       while (head < tail) {
         int x = queue[head++];
         for (int i = memberSlotStart[x]; i < memberSlotStart[x + 1]; i++) {
