@@ -64,10 +64,14 @@ import java.util.Map;
  * equal subscriptions {@code O(P log P + M^2)} time; otherwise {@code O(P log M + S * B)} where
  * {@code B} is the number of balancing moves (small after the fill step), plus {@code O(S)} for
  * the chain searches of non-equal subscriptions (a fixed budget); memory
- * {@code O(P + S + M)} beyond the inputs. Partitions of topics nobody subscribes to, owned
- * partitions of unknown topics or beyond the partition count, and owned partitions of topics the
- * member no longer subscribes to are not assigned to anyone on their account (the latter still
- * count as owned for cooperative safety).
+ * {@code O(P + S + M)} beyond the inputs. A group in which every member subscribes to the same
+ * topics, no member has a rack, all claims are of one generation and the subscribed topics weigh
+ * the same (the usual KIP-848 group) is computed from the claims instead, with the same result:
+ * {@code O(C + M log M + P/64 + T + R)} time for {@code C} claims, {@code T} topics and {@code R}
+ * partitions handed out, and memory {@code O(C + M + P/64)}. Partitions of topics nobody
+ * subscribes to, owned partitions of unknown topics or beyond the partition count, and owned
+ * partitions of topics the member no longer subscribes to are not assigned to anyone on their
+ * account (the latter still count as owned for cooperative safety).
  *
  * <p>Thread-safe (stateless).
  */
@@ -95,6 +99,10 @@ public final class AssignmentPolicy {
    *       (pending revocation) instead of being handed over.</li>
    * </ol>
    *
+   * Steps 1-5 for a group of equal subscriptions without racks (see the cost paragraph of the
+   * class comment) are computed by {@code EqualSubscriptionsWithoutRacks} from the members' claims,
+   * with the same result.
+   *
    * @param members the group members, each {@code memberId} at most once
    * @param topics the topics known to the group, each name at most once
    * @param mode how partitions are handed over
@@ -107,7 +115,8 @@ public final class AssignmentPolicy {
     if (mode == null) {
       throw new NullPointerException("mode");
     }
-    return assign(new GroupIndex(members, topics), mode);
+    return assign(members.toArray(new GroupMember[0]), topics.toArray(new AssignableTopic[0]),
+        null, mode, true);
   }
 
   /**
@@ -136,8 +145,22 @@ public final class AssignmentPolicy {
     if (owned == null) {
       throw new NullPointerException("owned");
     }
-    return assign(new GroupIndex(members.toArray(new GroupMember[0]),
-        topics.toArray(new AssignableTopic[0]), owned), mode);
+    return assign(members.toArray(new GroupMember[0]), topics.toArray(new AssignableTopic[0]),
+        owned, mode, true);
+  }
+
+  /**
+   * The assignment of {@code members} and {@code topics} (sorted in place), with extra claims
+   * {@code owned} (or null); {@code shortcut} lets a group of equal subscriptions without racks go
+   * to {@link EqualSubscriptionsWithoutRacks}, which gives the same result (tests compare the two
+   * by passing false).
+   */
+  static RebalanceResult assign(GroupMember[] members, AssignableTopic[] topics,
+      OwnedPartitions owned, RebalanceMode mode, boolean shortcut) {
+    if (shortcut && EqualSubscriptionsWithoutRacks.applies(members, topics)) {
+      return EqualSubscriptionsWithoutRacks.assign(members, topics, owned, mode);
+    }
+    return assign(new GroupIndex(members, topics, owned), mode);
   }
 
   private static RebalanceResult assign(GroupIndex g, RebalanceMode mode) {
@@ -236,25 +259,45 @@ public final class AssignmentPolicy {
         pending[pc++] = gp;
       }
     }
-    // Result in member-id order.
-    Integer[] byId = new Integer[m];
-    for (int i = 0; i < m; i++) {
-      byId[i] = i;
-    }
-    Arrays.sort(byId, (a, b) -> g.mem[a].memberId().compareTo(g.mem[b].memberId()));
+    return result(g.mem, g.tps, g.offset, lists, pending, kept);
+  }
+
+  /**
+   * The result with members in member-id order, from per-member lists in canonical order
+   * ({@code mem}), topics sorted by name with their global offsets.
+   */
+  static RebalanceResult result(GroupMember[] mem, AssignableTopic[] tps, int[] offset,
+      int[][] lists, int[] pending, int[] kept) {
+    int m = mem.length;
     String[] ids = new String[m];
-    int[][] sorted = new int[m][];
-    int[] keptById = new int[m];
-    for (int j = 0; j < m; j++) {
-      ids[j] = g.mem[byId[j]].memberId();
-      sorted[j] = lists[byId[j]];
-      keptById[j] = kept[byId[j]];
+    int[][] sorted = lists;
+    int[] keptById = kept;
+    boolean idOrder = true; // without static members the canonical order is the id order
+    for (int i = 0; i < m; i++) {
+      ids[i] = mem[i].memberId();
+      if (idOrder && i > 0 && ids[i - 1].compareTo(ids[i]) >= 0) {
+        idOrder = false;
+      }
     }
-    String[] names = new String[tc];
-    for (int t = 0; t < tc; t++) {
-      names[t] = g.tps[t].name();
+    if (!idOrder) {
+      Integer[] byId = new Integer[m];
+      for (int i = 0; i < m; i++) {
+        byId[i] = i;
+      }
+      Arrays.sort(byId, (a, b) -> mem[a].memberId().compareTo(mem[b].memberId()));
+      sorted = new int[m][];
+      keptById = new int[m];
+      for (int j = 0; j < m; j++) {
+        ids[j] = mem[byId[j]].memberId();
+        sorted[j] = lists[byId[j]];
+        keptById[j] = kept[byId[j]];
+      }
     }
-    return new RebalanceResult(ids, names, g.offset, sorted, pending, keptById);
+    String[] names = new String[tps.length];
+    for (int t = 0; t < tps.length; t++) {
+      names[t] = tps[t].name();
+    }
+    return new RebalanceResult(ids, names, offset, sorted, pending, keptById);
   }
 
   private static int find(int[] parent, int x) {

@@ -52,26 +52,11 @@ final class EqualSubscriptions {
     }
 
     // 1. Quotas.
-    long[] quota = new long[n];
-    long[] rem = new long[n];
-    long sumFloor = 0;
-    List<Integer> candidates = new ArrayList<>();
+    long[] weights = new long[n];
     for (int k = 0; k < n; k++) {
-      long num = Math.multiplyExact(totalLoad, (long) g.mem[cm[k]].weight());
-      quota[k] = num / totalWeight;
-      rem[k] = num % totalWeight;
-      sumFloor += quota[k];
-      if (rem[k] > 0) {
-        candidates.add(k);
-      }
+      weights[k] = g.mem[cm[k]].weight();
     }
-    long extra = totalLoad - sumFloor;
-    candidates.sort(Comparator.<Integer>comparingInt(k -> ownedLoad[k] > quota[k] ? 0 : 1)
-        .thenComparing(k -> -rem[k])
-        .thenComparingInt(k -> k));
-    for (int j = 0; j < extra; j++) {
-      quota[candidates.get(j)]++;
-    }
+    long[] quota = quotas(totalLoad, weights, totalWeight, ownedLoad);
 
     // 2. Keep orders.
     int[][] won = new int[n][];
@@ -106,6 +91,68 @@ final class EqualSubscriptions {
 
     // 3. Partitions.
     new PartitionSelector(g, cm, quota.clone(), null, true).select(parts, won);
+  }
+
+  /**
+   * Quotas by largest-remainder apportionment of {@code totalLoad} over members of the given
+   * weights ({@code totalWeight} their sum): {@code floor(L*w/W)} each, and one more for the
+   * {@code L - sum(floor)} members first among those with a remainder, ordered by: owning more
+   * than its floor ({@code ownedLoad}) first, then the larger remainder, then the lower index.
+   */
+  static long[] quotas(long totalLoad, long[] weights, long totalWeight, long[] ownedLoad) {
+    int n = weights.length;
+    long[] quota = new long[n];
+    long[] rem = new long[n];
+    long sumFloor = 0;
+    int candidates = 0;
+    long firstRem = 0;
+    boolean oneRemainder = true;
+    for (int k = 0; k < n; k++) {
+      long num = Math.multiplyExact(totalLoad, weights[k]);
+      quota[k] = num / totalWeight;
+      rem[k] = num % totalWeight;
+      sumFloor += quota[k];
+      if (rem[k] > 0) {
+        if (candidates++ == 0) {
+          firstRem = rem[k];
+        }
+        oneRemainder &= rem[k] == firstRem;
+      }
+    }
+    long extra = totalLoad - sumFloor;
+    if (extra == 0) {
+      return quota;
+    }
+    int[] order = new int[candidates];
+    if (oneRemainder) {
+      // All remainders equal (equal weights): the order is "owns more than its floor" first,
+      // then by index, without a sort.
+      int c = 0;
+      for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < n; k++) {
+          if (rem[k] > 0 && (ownedLoad[k] > quota[k]) == (pass == 0)) {
+            order[c++] = k;
+          }
+        }
+      }
+    } else {
+      List<Integer> list = new ArrayList<>(candidates);
+      for (int k = 0; k < n; k++) {
+        if (rem[k] > 0) {
+          list.add(k);
+        }
+      }
+      list.sort(Comparator.<Integer>comparingInt(k -> ownedLoad[k] > quota[k] ? 0 : 1)
+          .thenComparingLong(k -> -rem[k])
+          .thenComparingInt(k -> k));
+      for (int j = 0; j < candidates; j++) {
+        order[j] = list.get(j);
+      }
+    }
+    for (int j = 0; j < extra; j++) {
+      quota[order[j]]++;
+    }
+    return quota;
   }
 
   /**
@@ -154,46 +201,78 @@ final class EqualSubscriptions {
       }
     }
     if (releasedLoad < excess) {
-      // Per-topic spread: segments of won by topic; release from the end of the topic whose
-      // count is furthest above its share P_t * w_i / W (scaled by W to stay in integers).
-      long wi = g.mem[i].weight();
-      List<int[]> segs = new ArrayList<>(); // {topic, start, end (exclusive), count, cursor}
-      int j = 0;
-      while (j < won.length) {
-        int t = g.topicOf[won[j]];
-        int start = j;
-        int count = 0;
-        while (j < won.length && g.topicOf[won[j]] == t) {
-          count += released[j] ? 0 : 1;
-          j++;
-        }
-        segs.add(new int[] {t, start, j, count, j - 1});
+      r = releaseBySpread(won, released, release, r, releasedLoad, excess, g.offset,
+          g.mem[i].weight(), totalWeight);
+    }
+    return keepFirst(won, released, release, r);
+  }
+
+  /**
+   * {@link #keepOrder} for a group without racks: the partitions of the topics held most above
+   * the member's share go last.
+   *
+   * @param offset the global index of each topic's partition 0 (see {@code GroupIndex.offset})
+   * @param weight the member's weight
+   */
+  static int[] keepOrderWithoutRacks(int[] won, long excess, int[] offset, long weight,
+      long totalWeight) {
+    boolean[] released = new boolean[won.length];
+    int[] release = new int[won.length];
+    int r = releaseBySpread(won, released, release, 0, 0, excess, offset, weight, totalWeight);
+    return keepFirst(won, released, release, r);
+  }
+
+  /**
+   * Per-topic spread: releases one partition at a time from the end of the topic whose count is
+   * furthest above its share {@code P_t * w_i / W} (scaled by W to stay in integers) until
+   * {@code excess} load is released; returns the new number of entries in {@code release}.
+   */
+  private static int releaseBySpread(int[] won, boolean[] released, int[] release, int r,
+      long releasedLoad, long excess, int[] offset, long wi, long totalWeight) {
+    List<int[]> segs = new ArrayList<>(); // {topic, start, end (exclusive), count, cursor}
+    int j = 0;
+    int t = 0;
+    while (j < won.length) {
+      while (won[j] >= offset[t + 1]) {
+        t++;
       }
-      PriorityQueue<int[]> pq = new PriorityQueue<>((a, b) -> {
-        long sa = a[3] * totalWeight - (long) (g.offset[a[0] + 1] - g.offset[a[0]]) * wi;
-        long sb = b[3] * totalWeight - (long) (g.offset[b[0] + 1] - g.offset[b[0]]) * wi;
-        return sa != sb ? Long.compare(sb, sa) : Integer.compare(b[0], a[0]);
-      });
-      for (int[] s : segs) {
-        if (s[3] > 0) {
-          pq.add(s);
-        }
+      int start = j;
+      int count = 0;
+      while (j < won.length && won[j] < offset[t + 1]) {
+        count += released[j] ? 0 : 1;
+        j++;
       }
-      while (releasedLoad < excess && !pq.isEmpty()) {
-        int[] s = pq.poll();
-        while (released[s[4]]) {
-          s[4]--;
-        }
-        int at = s[4]--;
-        released[at] = true;
-        release[r++] = won[at];
-        releasedLoad++;
-        s[3]--;
-        if (s[3] > 0) {
-          pq.add(s);
-        }
+      segs.add(new int[] {t, start, j, count, j - 1});
+    }
+    PriorityQueue<int[]> pq = new PriorityQueue<>((a, b) -> {
+      long sa = a[3] * totalWeight - (long) (offset[a[0] + 1] - offset[a[0]]) * wi;
+      long sb = b[3] * totalWeight - (long) (offset[b[0] + 1] - offset[b[0]]) * wi;
+      return sa != sb ? Long.compare(sb, sa) : Integer.compare(b[0], a[0]);
+    });
+    for (int[] s : segs) {
+      if (s[3] > 0) {
+        pq.add(s);
       }
     }
+    while (releasedLoad < excess && !pq.isEmpty()) {
+      int[] s = pq.poll();
+      while (released[s[4]]) {
+        s[4]--;
+      }
+      int at = s[4]--;
+      released[at] = true;
+      release[r++] = won[at];
+      releasedLoad++;
+      s[3]--;
+      if (s[3] > 0) {
+        pq.add(s);
+      }
+    }
+    return r;
+  }
+
+  /** The kept partitions of {@code won} in order, then the released ones in reverse. */
+  private static int[] keepFirst(int[] won, boolean[] released, int[] release, int r) {
     int[] keep = new int[won.length];
     int c = 0;
     for (int j = 0; j < won.length; j++) {

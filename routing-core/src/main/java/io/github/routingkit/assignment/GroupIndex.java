@@ -2,7 +2,6 @@ package io.github.routingkit.assignment;
 
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -47,10 +46,6 @@ final class GroupIndex {
   /** Generation + 2 (clamped) of the winning claim on each partition; 0 = unclaimed. Constructor only. */
   private int[] ownerGen;
 
-  GroupIndex(Collection<GroupMember> members, Collection<AssignableTopic> topics) {
-    this(members.toArray(new GroupMember[0]), topics.toArray(new AssignableTopic[0]), null);
-  }
-
   /**
    * @param members the members (the array is sorted in place into canonical order)
    * @param topics the topics (sorted in place by name)
@@ -58,28 +53,14 @@ final class GroupIndex {
    */
   GroupIndex(GroupMember[] members, AssignableTopic[] topics, OwnedPartitions owned) {
     mem = members;
-    int[] inputPosition = sortInPlace(mem, CANONICAL); // [canonical index] = position as given
-    Set<String> ids = new HashSet<>();
-    for (GroupMember g : mem) {
-      if (!ids.add(g.memberId())) {
-        throw new IllegalArgumentException("member id " + g.memberId() + " occurs twice");
-      }
-    }
+    int[] inputPosition = canonicalOrder(mem); // [canonical index] = position as given
     tps = topics;
-    int[] topicFrom = sortInPlace(tps, Comparator.comparing(AssignableTopic::name));
-    int[] sortedTopic = new int[topicFrom.length]; // [position as given] = index by name
-    for (int t = 0; t < topicFrom.length; t++) {
-      sortedTopic[topicFrom[t]] = t;
-    }
+    int[] sortedTopic = inverse(sortInPlace(tps, BY_NAME)); // [position as given] = index by name
     int tc = tps.length;
     Map<String, Integer> topicIndex = new HashMap<>();
-    offset = new int[tc + 1];
+    offset = offsets(tps, topicIndex);
     topicWeight = new int[tc];
     for (int t = 0; t < tc; t++) {
-      if (topicIndex.put(tps[t].name(), t) != null) {
-        throw new IllegalArgumentException("topic " + tps[t].name() + " occurs twice");
-      }
-      offset[t + 1] = Math.addExact(offset[t], tps[t].partitions());
       topicWeight[t] = tps[t].weight();
     }
     partitionCount = offset[tc];
@@ -98,6 +79,7 @@ final class GroupIndex {
     // Members usually share one topic set instance (the adapters intern them): one BitSet each,
     // read-only after this constructor.
     Map<Set<String>, BitSet> bySet = new IdentityHashMap<>();
+    ClaimSink claims = new ClaimSink(sortedTopic);
     for (int i = 0; i < m; i++) {
       subscribed[i] = bySet.computeIfAbsent(mem[i].topics(), names -> {
         BitSet b = new BitSet(tc);
@@ -125,20 +107,9 @@ final class GroupIndex {
         }
       }
       if (owned != null) {
-        int member = i;
-        owned.forEachOwned(inputPosition[i], (topic, ps, count) -> {
-          if (topic < 0 || topic >= sortedTopic.length) {
-            return;
-          }
-          int st = sortedTopic[topic];
-          int n = tps[st].partitions();
-          for (int j = 0; j < count; j++) {
-            int p = ps[j];
-            if (p >= 0 && p < n) {
-              claim(member, st, p, g2);
-            }
-          }
-        });
+        claims.member = i;
+        claims.g2 = g2;
+        owned.forEachOwned(inputPosition[i], claims);
       }
     }
     ownerGen = null;
@@ -156,6 +127,9 @@ final class GroupIndex {
       pr = new int[partitionCount][];
       int[] buf = new int[rackCount];
       Map<Set<String>, int[]> rackIds = new HashMap<>();
+      // Adapters pass few distinct rack-set instances (one per distinct set): look each instance
+      // up by identity first, without hashing and comparing the set's strings per partition.
+      Map<Set<String>, int[]> byInstance = new IdentityHashMap<>();
       for (int t = 0; t < tc; t++) {
         if (tps[t].replicaRacks().isEmpty()) {
           continue;
@@ -168,7 +142,13 @@ final class GroupIndex {
           racksKnown.set(offset[t] + p);
           // Few distinct rack sets: translate each once (the int[] is read-only, so partitions
           // may share it). An empty array stands for "none".
-          int[] ids2 = rackIds.get(rs);
+          int[] ids2 = byInstance.get(rs);
+          if (ids2 == null) {
+            ids2 = rackIds.get(rs);
+          }
+          if (ids2 != null && byInstance.size() < 4096) {
+            byInstance.put(rs, ids2);
+          }
           if (ids2 == null) {
             int c = 0;
             for (String r : rs) {
@@ -190,11 +170,64 @@ final class GroupIndex {
     partitionRacks = pr;
   }
 
+  static final Comparator<AssignableTopic> BY_NAME = Comparator.comparing(AssignableTopic::name);
+
+  /**
+   * Sorts {@code mem} in place into {@link #CANONICAL} order and returns, for each canonical
+   * index, the member's position as given.
+   *
+   * @throws IllegalArgumentException naming the first member id (in canonical order) that occurs twice
+   */
+  static int[] canonicalOrder(GroupMember[] mem) {
+    boolean anyInstance = false;
+    for (GroupMember g : mem) {
+      anyInstance |= g.groupInstanceId() != null;
+    }
+    // Without static members the canonical order is the member-id order: one String comparison
+    // per step instead of the chained comparator (the same order).
+    int[] inputPosition = anyInstance ? sortInPlace(mem, CANONICAL)
+        : sortInPlace(mem, (a, b) -> a.memberId().compareTo(b.memberId()));
+    Set<String> ids = new HashSet<>((int) (mem.length / 0.75f) + 1);
+    for (GroupMember g : mem) {
+      if (!ids.add(g.memberId())) {
+        throw new IllegalArgumentException("member id " + g.memberId() + " occurs twice");
+      }
+    }
+    return inputPosition;
+  }
+
+  /**
+   * The global index of each topic's partition 0 for {@code tps} (sorted by name), with
+   * {@code offset[tps.length]} the partition count; fills {@code topicIndex} (name to index).
+   *
+   * @throws IllegalArgumentException naming the first topic name that occurs twice
+   * @throws ArithmeticException if the partition count overflows an int
+   */
+  static int[] offsets(AssignableTopic[] tps, Map<String, Integer> topicIndex) {
+    int[] offset = new int[tps.length + 1];
+    for (int t = 0; t < tps.length; t++) {
+      if (topicIndex.put(tps[t].name(), t) != null) {
+        throw new IllegalArgumentException("topic " + tps[t].name() + " occurs twice");
+      }
+      offset[t + 1] = Math.addExact(offset[t], tps[t].partitions());
+    }
+    return offset;
+  }
+
+  /** {@code out[from[j]] = j}. */
+  static int[] inverse(int[] from) {
+    int[] out = new int[from.length];
+    for (int j = 0; j < from.length; j++) {
+      out[from[j]] = j;
+    }
+    return out;
+  }
+
   /**
    * Sorts {@code a} in place by {@code order} (stable, as {@link Arrays#sort(Object[], Comparator)})
    * and returns, for each sorted position, the position its element had in {@code a} as given.
    */
-  private static <T> int[] sortInPlace(T[] a, Comparator<? super T> order) {
+  static <T> int[] sortInPlace(T[] a, Comparator<? super T> order) {
     Integer[] from = new Integer[a.length];
     for (int i = 0; i < from.length; i++) {
       from[i] = i;
@@ -228,6 +261,38 @@ final class GroupIndex {
       ownerGen[gp] = g2;
     } else if (g2 == ownerGen[gp]) {
       owner[gp] = -1; // tied; ownerGen stays, so a later, higher claim still wins
+    }
+  }
+
+  /** Hands the claims {@link OwnedPartitions} reports for one member to {@link #claim}. */
+  private final class ClaimSink implements OwnedPartitions.Sink {
+    private final int[] sortedTopic;
+    int member;
+    int g2;
+
+    ClaimSink(int[] sortedTopic) {
+      this.sortedTopic = sortedTopic;
+    }
+
+    @Override
+    public void accept(int topic, int[] partitions, int count) {
+      accept(topic, partitions, 0, count);
+    }
+
+    @Override
+    public void accept(int topic, int[] ps, int from, int to) {
+      if (topic < 0 || topic >= sortedTopic.length) {
+        return;
+      }
+      java.util.Objects.checkFromToIndex(from, to, ps.length);
+      int st = sortedTopic[topic];
+      int n = tps[st].partitions();
+      for (int j = from; j < to; j++) {
+        int p = ps[j];
+        if (p >= 0 && p < n) {
+          claim(member, st, p, g2);
+        }
+      }
     }
   }
 

@@ -33,5 +33,21 @@ public interface OwnedPartitions {
      * @param count how many entries of {@code partitions} are set, {@code >= 0}
      */
     void accept(int topic, int[] partitions, int count);
+
+    /**
+     * Receives the partitions one member owns of one topic as a range of an array: the same as
+     * {@code accept(topic, Arrays.copyOfRange(partitions, from, to), to - from)}, which is what
+     * this default does; the policy's own sinks read the range in place, so an adapter whose sets
+     * are ranges of a shared array need not copy them.
+     *
+     * @param topic as for {@link #accept(int, int[], int)}
+     * @param partitions the owned partition numbers in {@code partitions[from..to)}, any order
+     * @param from the first index, {@code >= 0}
+     * @param to one past the last index, {@code from <= to <= partitions.length}
+     * @throws IndexOutOfBoundsException if the range is not within the array
+     */
+    default void accept(int topic, int[] partitions, int from, int to) {
+      accept(topic, java.util.Arrays.copyOfRange(partitions, from, to), to - from);
+    }
   }
 }

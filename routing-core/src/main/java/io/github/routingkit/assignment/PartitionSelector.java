@@ -110,7 +110,7 @@ final class PartitionSelector {
           }
         }
       }
-      Arrays.sort(order, 0, c);
+      sortConstraintKeys(order, c);
       int unplaced = 0;
       for (int j = 0; j < c; j++) {
         int gp = (int) order[j];
@@ -173,6 +173,32 @@ final class PartitionSelector {
     if (free > 0) {
       byMostNeed(rest, free);
     }
+  }
+
+  /**
+   * Sorts {@code keys[0..c)} (constraint keys of partitions taken in ascending order). With one
+   * cost for every partition the keys differ only in the rack count (high bits) and the partition
+   * (low bits, ascending as given), so a stable counting sort by rack count gives the sorted
+   * order in {@code O(c + racks)}; otherwise a plain sort.
+   */
+  private void sortConstraintKeys(long[] keys, int c) {
+    if (costByTopic != null || c < 64) {
+      Arrays.sort(keys, 0, c);
+      return;
+    }
+    int racks = g.rackCount;
+    int[] start = new int[racks + 2];
+    for (int j = 0; j < c; j++) {
+      start[(int) (keys[j] >>> 42) + 1]++;
+    }
+    for (int r = 1; r < start.length; r++) {
+      start[r] += start[r - 1];
+    }
+    long[] sorted = new long[c];
+    for (int j = 0; j < c; j++) {
+      sorted[start[(int) (keys[j] >>> 42)]++] = keys[j];
+    }
+    System.arraycopy(sorted, 0, keys, 0, c);
   }
 
   /** Sort key: partitions on fewer member racks first, heavier first; -1 if on no member's rack. */

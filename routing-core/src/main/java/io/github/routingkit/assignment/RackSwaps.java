@@ -83,8 +83,7 @@ final class RackSwaps {
         }
       }
     }
-    key = Arrays.copyOf(key, e);
-    Arrays.sort(key);
+    key = sortByBucket(key, e, (long) racks * racks * tc);
 
     // Loads and, per topic, the subscriber that could most easily take a partition of it.
     int m = g.mem.length;
@@ -142,6 +141,31 @@ final class RackSwaps {
         g.target[p] = j;
       }
     }
+  }
+
+  /**
+   * {@code key[0..e)} sorted. The entries were written by ascending partition (the low 32 bits),
+   * so a stable counting sort by the high bits (one of {@code buckets} values) sorts them in
+   * {@code O(e + buckets)}; a plain sort when there are many more buckets than entries.
+   */
+  private static long[] sortByBucket(long[] key, int e, long buckets) {
+    if (buckets > Math.max(1024, 4L * e)) {
+      long[] out = Arrays.copyOf(key, e);
+      Arrays.sort(out);
+      return out;
+    }
+    int[] start = new int[(int) buckets + 1];
+    for (int j = 0; j < e; j++) {
+      start[(int) (key[j] >>> 32) + 1]++;
+    }
+    for (int b = 1; b < start.length; b++) {
+      start[b] += start[b - 1];
+    }
+    long[] out = new long[e];
+    for (int j = 0; j < e; j++) {
+      out[start[(int) (key[j] >>> 32)]++] = key[j];
+    }
+    return out;
   }
 
   /** {@code gp} may move to another member for locality: off its target's rack, or moving anyway. */

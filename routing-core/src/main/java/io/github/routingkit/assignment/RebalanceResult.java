@@ -150,6 +150,68 @@ public final class RebalanceResult {
   }
 
   /**
+   * Returns how many partitions the member at position {@code index} of {@link #memberIds()}
+   * gets: {@link #countOf} without the member-id search.
+   *
+   * @throws IndexOutOfBoundsException if {@code index} is outside {@code [0, memberIds().size())}
+   */
+  public int countAt(int index) {
+    return partitions[index].length;
+  }
+
+  /**
+   * Returns how many of the partitions the member at position {@code index} of
+   * {@link #memberIds()} gets it already owned: {@link #keptCountOf} without the member-id search.
+   *
+   * @throws IndexOutOfBoundsException if {@code index} is outside {@code [0, memberIds().size())}
+   */
+  public int keptCountAt(int index) {
+    return kept[index];
+  }
+
+  /** Receives one member's partitions of one topic as a range of an array; see {@link #forEachTopicAt}. */
+  @FunctionalInterface
+  public interface TopicRanges {
+    /**
+     * @param topicIndex the topic's position in {@link #topicNames()}
+     * @param partitions an array holding the member's partition numbers of all its topics, topic
+     *     after topic; fresh for each {@link #forEachTopicAt} call and not changed by the result
+     *     afterwards, so the receiver may keep it (and change it)
+     * @param from the first index of this topic's partition numbers, ascending
+     * @param to one past the last index; {@code to > from}
+     */
+    void accept(int topicIndex, int[] partitions, int from, int to);
+  }
+
+  /**
+   * Calls {@code action} once for each topic of which the member at position {@code index} of
+   * {@link #memberIds()} gets partitions, in topic order, with those partitions as a range of one
+   * array for all its topics ({@link #forEachTopic} without an array per topic and the member-id
+   * search).
+   *
+   * @throws IndexOutOfBoundsException if {@code index} is outside {@code [0, memberIds().size())}
+   */
+  public void forEachTopicAt(int index, TopicRanges action) {
+    int[] gps = partitions[index];
+    int[] ps = new int[gps.length];
+    int j = 0;
+    int t = 0;
+    while (j < gps.length) {
+      while (gps[j] >= topicOffset[t + 1]) {
+        t++;
+      }
+      int start = j;
+      int end = topicOffset[t + 1];
+      int base = topicOffset[t];
+      while (j < gps.length && gps[j] < end) {
+        ps[j] = gps[j] - base;
+        j++;
+      }
+      action.accept(t, ps, start, j);
+    }
+  }
+
+  /**
    * Returns the partitions given to nobody in this rebalance because another member still owns
    * them and must revoke them first (always empty in {@link RebalanceMode#EAGER}). Kafka's
    * cooperative protocol runs a follow-up rebalance after a revocation, which hands them over.

@@ -1,0 +1,459 @@
+package io.github.routingkit.assignment;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The whole {@link AssignmentPolicy} call for the common group shape: every member subscribes to
+ * the same topics, no member has a rack, all claims are of one generation and the subscribed
+ * topics weigh the same. It computes exactly what the general path gives there ({@code GroupIndex},
+ * one part, {@link EqualSubscriptions}, {@link PartitionSelector} without its rack steps, no
+ * {@link RackSwaps}) from each member's claims: quotas, keep order, then the free partitions
+ * round-robin, with per-member lists and bit sets over the partitions instead of arrays of one int
+ * per partition (owner, generation, topic, target), so a rebalance in which few partitions move
+ * touches little beyond the claims themselves.
+ *
+ * <p>Claims: a partition claimed by two members (one generation) is nobody's, as in
+ * {@code GroupIndex}; claims outside a subscribed topic's range, of unknown topics or of topics
+ * nobody subscribes to give no ownership (the latter cannot be pending either: nobody is given
+ * them).
+ *
+ * <p>Cost, for {@code C} claims, {@code M} members, {@code P} partitions, {@code T} topics and
+ * {@code R} partitions handed out: {@code O(C + M log M + P/64 + T + R)} time when each reported
+ * topic's claims come ascending (as the adapters' own sets do), {@code O(C log C)} otherwise;
+ * memory {@code O(C + M + P/64)} beyond the inputs. Not thread-safe; one call at a time per array.
+ */
+final class EqualSubscriptionsWithoutRacks {
+  private static final int[] NONE = {};
+
+  private EqualSubscriptionsWithoutRacks() {}
+
+  /**
+   * Whether the group has the shape this class handles: at least one member, every member
+   * without a rack, of one generation and with the same topic set, and one weight over the known
+   * topics they subscribe to. Reads no claims.
+   *
+   * @throws NullPointerException if an element is null
+   */
+  static boolean applies(GroupMember[] members, AssignableTopic[] topics) {
+    if (members.length == 0) {
+      return false;
+    }
+    Set<String> subs = members[0].topics();
+    int gen = members[0].generation();
+    for (GroupMember m : members) {
+      Set<String> s = m.topics();
+      if (m.rackId() != null || m.generation() != gen || (s != subs && !s.equals(subs))) {
+        return false;
+      }
+    }
+    int weight = -1;
+    for (AssignableTopic t : topics) {
+      if (subs.contains(t.name())) {
+        if (weight < 0) {
+          weight = t.weight();
+        } else if (t.weight() != weight) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Assigns a group for which {@link #applies} holds; the arrays are sorted in place (members
+   * into canonical order, topics by name).
+   *
+   * @param owned extra claims by position in the arrays as given, or null
+   * @throws IllegalArgumentException if a member id or a topic name occurs twice
+   */
+  static RebalanceResult assign(GroupMember[] mem, AssignableTopic[] tps, OwnedPartitions owned,
+      RebalanceMode mode) {
+    int[] inputPosition = GroupIndex.canonicalOrder(mem);
+    int[] sortedTopic = GroupIndex.inverse(GroupIndex.sortInPlace(tps, GroupIndex.BY_NAME));
+    Map<String, Integer> topicIndex = new HashMap<>();
+    int[] offset = GroupIndex.offsets(tps, topicIndex);
+    int n = mem.length;
+    int tc = tps.length;
+    Set<String> subs = mem[0].topics();
+    boolean[] subscribed = new boolean[tc];
+    long totalLoad = 0;
+    for (int t = 0; t < tc; t++) {
+      subscribed[t] = subs.contains(tps[t].name());
+      if (subscribed[t]) {
+        totalLoad += tps[t].partitions();
+      }
+    }
+    int partitionCount = offset[tc];
+
+    // Claims: per member its distinct claimed partitions ascending; a partition claimed by two
+    // members is contested (nobody's).
+    Claims claims = new Claims(tps, offset, subscribed);
+    long[] seen = new long[(partitionCount + 63) >>> 6];
+    long[] contested = null;
+    int[][] won = new int[n][];
+    OwnedPartitions.Sink sink = new OwnedPartitions.Sink() {
+      @Override
+      public void accept(int topic, int[] ps, int count) {
+        accept(topic, ps, 0, count);
+      }
+
+      @Override
+      public void accept(int topic, int[] ps, int from, int to) {
+        if (topic >= 0 && topic < sortedTopic.length) {
+          java.util.Objects.checkFromToIndex(from, to, ps.length);
+          claims.block(sortedTopic[topic], ps, from, to);
+        }
+      }
+    };
+    for (int i = 0; i < n; i++) {
+      claims.begin();
+      String lastTopic = null;
+      int t = -1;
+      for (PartitionRef ref : mem[i].ownedPartitions()) {
+        if (!ref.topic().equals(lastTopic)) {
+          lastTopic = ref.topic();
+          Integer ti = topicIndex.get(lastTopic);
+          t = ti == null ? -1 : ti;
+          claims.startBlock(t);
+        }
+        claims.add(t, ref.partition());
+      }
+      if (owned != null) {
+        owned.forEachOwned(inputPosition[i], sink);
+      }
+      int[] c = claims.finish();
+      for (int gp : c) {
+        int w = gp >>> 6;
+        long bit = 1L << gp;
+        if ((seen[w] & bit) != 0) {
+          if (contested == null) {
+            contested = new long[seen.length];
+          }
+          contested[w] |= bit;
+        } else {
+          seen[w] |= bit;
+        }
+      }
+      won[i] = c;
+    }
+    // The kept partitions as bits: the claimed ones less the contested, less (below) the released.
+    long[] kept = seen.clone();
+    if (contested != null) {
+      for (int w = 0; w < kept.length; w++) {
+        kept[w] &= ~contested[w];
+      }
+      for (int i = 0; i < n; i++) {
+        won[i] = without(won[i], contested);
+      }
+    }
+
+    // Quotas, as EqualSubscriptions computes them.
+    long[] weights = new long[n];
+    long totalWeight = 0;
+    long[] ownedLoad = new long[n];
+    for (int i = 0; i < n; i++) {
+      weights[i] = mem[i].weight();
+      totalWeight += weights[i];
+      ownedLoad[i] = won[i].length;
+    }
+    long[] quota = EqualSubscriptions.quotas(totalLoad, weights, totalWeight, ownedLoad);
+
+    // Keep: all of what a member owns up to its quota; above it, the keep order of EqualSubscriptions.
+    int[][] keep = new int[n][];
+    long[] need = new long[n];
+    long keptTotal = 0;
+    for (int i = 0; i < n; i++) {
+      if (ownedLoad[i] > quota[i]) {
+        int[] order = EqualSubscriptions.keepOrderWithoutRacks(won[i], ownedLoad[i] - quota[i],
+            offset, weights[i], totalWeight);
+        int q = (int) quota[i];
+        for (int j = q; j < order.length; j++) {
+          kept[order[j] >>> 6] &= ~(1L << order[j]);
+        }
+        keep[i] = Arrays.copyOf(order, q); // the kept ones come first, ascending
+      } else {
+        keep[i] = won[i];
+        need[i] = quota[i] - ownedLoad[i];
+      }
+      keptTotal += keep[i].length;
+    }
+
+    // The rest, ascending: partitions of subscribed topics not kept.
+    int[] rest = new int[(int) (totalLoad - keptTotal)];
+    int free = 0;
+    for (int t = 0; t < tc; t++) {
+      if (!subscribed[t]) {
+        continue;
+      }
+      int end = offset[t + 1];
+      for (int gp = nextClear(kept, offset[t], end); gp < end; gp = nextClear(kept, gp + 1, end)) {
+        rest[free++] = gp;
+      }
+    }
+
+    // Round-robin over the members with need left, in canonical order (PartitionSelector's step
+    // 4); in cooperative mode a claimed partition is held back instead of handed over.
+    boolean cooperative = mode == RebalanceMode.COOPERATIVE;
+    int[][] given = new int[n][];
+    int[] givenCount = new int[n];
+    int[] eligible = new int[n];
+    int size = 0;
+    for (int i = 0; i < n; i++) {
+      if (need[i] > 0) {
+        given[i] = new int[(int) need[i]];
+        eligible[size++] = i;
+      }
+    }
+    int[] pending = NONE;
+    int pendingCount = 0;
+    int done = 0;
+    while (size > 0 && done < free) {
+      int stay = 0;
+      for (int e = 0; e < size && done < free; e++) {
+        int i = eligible[e];
+        int gp = rest[done++];
+        if (cooperative && (seen[gp >>> 6] & (1L << gp)) != 0) {
+          if (pendingCount == pending.length) {
+            pending = Arrays.copyOf(pending, Math.max(16, pendingCount * 2));
+          }
+          pending[pendingCount++] = gp;
+        } else {
+          given[i][givenCount[i]++] = gp;
+        }
+        if (--need[i] > 0) {
+          eligible[stay++] = i;
+        }
+      }
+      size = stay;
+    }
+    if (done < free) {
+      // Cannot happen: the quotas add up to the load and each member keeps at most its quota.
+      throw new IllegalStateException("internal: " + (free - done) + " partitions left over");
+    }
+    pending = Arrays.copyOf(pending, pendingCount);
+
+    int[][] lists = new int[n][];
+    int[] keptCount = new int[n];
+    for (int i = 0; i < n; i++) {
+      keptCount[i] = keep[i].length;
+      if (givenCount[i] == 0) {
+        lists[i] = keep[i];
+      } else if (keep[i].length == 0) {
+        lists[i] = givenCount[i] == given[i].length ? given[i] : Arrays.copyOf(given[i], givenCount[i]);
+      } else {
+        lists[i] = merge(keep[i], given[i], givenCount[i]);
+      }
+    }
+    return AssignmentPolicy.result(mem, tps, offset, lists, pending, keptCount);
+  }
+
+  /** {@code a} less the values set in {@code bits}; {@code a} itself if none is. */
+  private static int[] without(int[] a, long[] bits) {
+    int c = 0;
+    int[] out = null;
+    for (int j = 0; j < a.length; j++) {
+      int v = a[j];
+      if ((bits[v >>> 6] & (1L << v)) != 0) {
+        if (out == null) {
+          out = Arrays.copyOf(a, a.length);
+          c = j;
+        }
+      } else if (out != null) {
+        out[c++] = v;
+      }
+    }
+    return out == null ? a : Arrays.copyOf(out, c);
+  }
+
+  /** The first index in [from, end) whose bit is clear, or {@code end}. */
+  private static int nextClear(long[] bits, int from, int end) {
+    if (from >= end) {
+      return end;
+    }
+    int w = from >>> 6;
+    long word = ~bits[w] & (-1L << from);
+    while (true) {
+      if (word != 0) {
+        int at = (w << 6) + Long.numberOfTrailingZeros(word);
+        return Math.min(at, end);
+      }
+      if (++w << 6 >= end) {
+        return end;
+      }
+      word = ~bits[w];
+    }
+  }
+
+  /** The ascending merge of {@code a} and {@code b[0..bn)}, both ascending and disjoint. */
+  private static int[] merge(int[] a, int[] b, int bn) {
+    int[] out = new int[a.length + bn];
+    int i = 0;
+    int j = 0;
+    int o = 0;
+    while (i < a.length && j < bn) {
+      out[o++] = a[i] < b[j] ? a[i++] : b[j++];
+    }
+    while (i < a.length) {
+      out[o++] = a[i++];
+    }
+    while (j < bn) {
+      out[o++] = b[j++];
+    }
+    return out;
+  }
+
+  /**
+   * One member's claims as global partition indexes, collected in blocks (one per reported topic
+   * or run of references): a claim outside its topic's range or of a topic nobody subscribes to
+   * is dropped. {@link #finish} returns them distinct and ascending: as collected when they
+   * already are, by topic when each block is ascending and no topic comes twice, else sorted.
+   */
+  private static final class Claims {
+    private final AssignableTopic[] tps;
+    private final int[] offset;
+    private final boolean[] subscribed;
+    private final long[] topicSeen; // scratch for finish(): topics of the current member's blocks
+    private final int[] blockOfTopic; // scratch for finish()
+    private int[] buf = new int[64];
+    private int len;
+    private int[] blockStart = new int[8];
+    private int[] blockTopic = new int[8];
+    private int blocks;
+    private boolean blocksAscending; // every block strictly ascending
+    private boolean inOrder; // the whole buffer strictly ascending
+    private int last;
+
+    Claims(AssignableTopic[] tps, int[] offset, boolean[] subscribed) {
+      this.tps = tps;
+      this.offset = offset;
+      this.subscribed = subscribed;
+      this.topicSeen = new long[(tps.length + 63) >>> 6];
+      this.blockOfTopic = new int[tps.length];
+    }
+
+    void begin() {
+      len = 0;
+      blocks = 0;
+      blocksAscending = true;
+      inOrder = true;
+      last = -1;
+    }
+
+    /** The following claims are of topic {@code t} (or of none, if {@code t < 0}). */
+    void startBlock(int t) {
+      if (t < 0 || !subscribed[t]) {
+        return;
+      }
+      if (blocks == blockStart.length) {
+        blockStart = Arrays.copyOf(blockStart, blocks * 2);
+        blockTopic = Arrays.copyOf(blockTopic, blocks * 2);
+      }
+      blockStart[blocks] = len;
+      blockTopic[blocks++] = t;
+      last = -1;
+    }
+
+    /** A block of claims {@code ps[from..to)} of topic {@code t >= 0}. */
+    void block(int t, int[] ps, int from, int to) {
+      if (!subscribed[t]) {
+        return;
+      }
+      startBlock(t);
+      int n = tps[t].partitions();
+      int base = offset[t];
+      int count = to - from;
+      if (len + count > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(len + count, buf.length * 2));
+      }
+      int prev = len > 0 ? buf[len - 1] : -1;
+      int l = len;
+      int lastHere = -1;
+      boolean ascending = true;
+      for (int j = from; j < to; j++) {
+        int p = ps[j];
+        if (p >= 0 && p < n) {
+          int gp = base + p;
+          ascending &= gp > lastHere;
+          lastHere = gp;
+          buf[l++] = gp;
+        }
+      }
+      if (!ascending) {
+        blocksAscending = false;
+        inOrder = false;
+      } else if (l > len && buf[len] <= prev) {
+        inOrder = false;
+      }
+      len = l;
+    }
+
+    /** One claim of topic {@code t} (the topic of the current block, or negative for none). */
+    void add(int t, int p) {
+      if (t < 0 || !subscribed[t] || p < 0 || p >= tps[t].partitions()) {
+        return;
+      }
+      int gp = offset[t] + p;
+      if (gp <= last) {
+        blocksAscending = false;
+      }
+      if (len > 0 && gp <= buf[len - 1]) {
+        inOrder = false;
+      }
+      last = gp;
+      if (len == buf.length) {
+        buf = Arrays.copyOf(buf, len * 2);
+      }
+      buf[len++] = gp;
+    }
+
+    int[] finish() {
+      if (len == 0) {
+        return NONE;
+      }
+      if (inOrder) {
+        return Arrays.copyOf(buf, len);
+      }
+      int[] out = null;
+      if (blocksAscending) {
+        boolean topicTwice = false;
+        for (int b = 0; b < blocks; b++) {
+          int t = blockTopic[b];
+          topicTwice |= (topicSeen[t >>> 6] & (1L << t)) != 0;
+          topicSeen[t >>> 6] |= 1L << t;
+          blockOfTopic[t] = b;
+        }
+        if (!topicTwice) {
+          out = new int[len];
+          int o = 0;
+          for (int w = 0; w < topicSeen.length; w++) {
+            for (long word = topicSeen[w]; word != 0; word &= word - 1) {
+              int b = blockOfTopic[(w << 6) + Long.numberOfTrailingZeros(word)];
+              int end = b + 1 < blocks ? blockStart[b + 1] : len;
+              System.arraycopy(buf, blockStart[b], out, o, end - blockStart[b]);
+              o += end - blockStart[b];
+            }
+          }
+        }
+        for (int b = 0; b < blocks; b++) {
+          int t = blockTopic[b];
+          topicSeen[t >>> 6] &= ~(1L << t);
+        }
+      }
+      if (out == null) {
+        out = Arrays.copyOf(buf, len);
+        Arrays.sort(out);
+        int c = 1;
+        for (int j = 1; j < out.length; j++) {
+          if (out[j] != out[c - 1]) {
+            out[c++] = out[j];
+          }
+        }
+        out = c == out.length ? out : Arrays.copyOf(out, c);
+      }
+      return out;
+    }
+  }
+}
