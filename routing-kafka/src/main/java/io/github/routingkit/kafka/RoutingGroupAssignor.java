@@ -72,7 +72,9 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
    * Computes the target assignment.
    *
    * @return an assignment for every member of {@code spec}; each assignable partition of a
-   *     subscribed, known topic goes to exactly one subscribed member
+   *     subscribed, known topic goes to exactly one subscribed member. The maps and sets are
+   *     immutable; a member that keeps exactly its current assignment gets the coordinator's own
+   *     map back
    */
   @Override
   public GroupAssignment assign(GroupSpec spec, SubscribedTopicDescriber topics) {
@@ -130,54 +132,156 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
         reader.read(member, spec.memberAssignment(byPosition[member]).partitions(), sink));
     int[] ownedCount = reader.total;
     boolean[] allAssignable = reader.allAssignable;
-    Map<String, Integer> positionOf = new HashMap<>(byPosition.length * 2);
+    Map<String, Integer> positionOf = new HashMap<>((int) (byPosition.length / 0.75f) + 1);
     for (int j = 0; j < byPosition.length; j++) {
       positionOf.put(byPosition[j], j);
     }
     List<String> resultTopics = result.topicNames();
     Uuid[] byIndex = new Uuid[resultTopics.size()];
+    Map<Uuid, Integer> indexOf = new HashMap<>((int) (byIndex.length / 0.75f) + 1);
     for (int t = 0; t < byIndex.length; t++) {
       byIndex[t] = idOf.get(resultTopics.get(t));
+      indexOf.put(byIndex[t], t);
     }
-    Map<String, MemberAssignment> out = new HashMap<>(byPosition.length * 2);
-    for (String id : result.memberIds()) {
-      Map<Uuid, Set<Integer>> current = spec.memberAssignment(id).partitions();
+    TargetBuilder target = new TargetBuilder(spec, new TopicPartitionMap.Topics(byIndex, indexOf));
+    List<String> ids = result.memberIds();
+    Map<String, MemberAssignment> out = new HashMap<>((int) (ids.size() / 0.75f) + 1);
+    for (int r = 0; r < ids.size(); r++) {
+      String id = ids.get(r);
       Integer j = positionOf.get(id);
-      int count = result.countOf(id);
-      if (j != null && allAssignable[j] && ownedCount[j] == count && result.keptCountOf(id) == count) {
+      Map<Uuid, Set<Integer>> current = j != null && reader.current[j] != null ? reader.current[j]
+          : spec.memberAssignment(id).partitions();
+      int count = result.countAt(r);
+      if (j != null && allAssignable[j] && ownedCount[j] == count && result.keptCountAt(r) == count) {
         // It keeps exactly what it owns (most members, in a rebalance): nothing to build.
         out.put(id, new Partitions(current));
         continue;
       }
-      // A topic whose partitions stay as they are keeps the coordinator's own set: nothing is
-      // allocated for it.
-      int topicsAtMost = Math.min(count, byIndex.length);
-      Map<Uuid, Set<Integer>> byTopic = new HashMap<>((int) (topicsAtMost / 0.75f) + 1);
-      result.forEachTopic(id, (topic, t, ps) -> {
-        Uuid u = byIndex[t];
-        int kept = 0;
-        for (int p : ps) {
-          if (spec.isPartitionAssignable(u, p)) {
-            ps[kept++] = p;
-          }
-        }
-        if (kept > 0) {
-          Set<Integer> cur = current.get(u);
-          byTopic.put(u, sameAs(cur, ps, kept) ? cur
-              : new SortedIntSet(kept == ps.length ? ps : Arrays.copyOf(ps, kept)));
-        }
-      });
-      out.put(id, new Partitions(byTopic));
+      out.put(id, new Partitions(target.build(result, r, current)));
     }
     return new GroupAssignment(out);
   }
 
-  /** {@code cur} holds exactly the first {@code n} values of {@code ps} (distinct). */
-  private static boolean sameAs(Set<Integer> cur, int[] ps, int n) {
-    if (cur == null || cur.size() != n) {
+  /**
+   * Builds the target map of a member whose partitions change: per topic a {@link SortedIntSet}
+   * over a range of one array for the member's new sets (its assignable partitions), or the
+   * coordinator's own set where a topic's partitions stay as they are, in a
+   * {@link TopicPartitionMap}.
+   *
+   * <p>Memory stays proportional to what the member holds: the new sets share one array only
+   * when they use at least half of it (otherwise their values are copied into an array of just
+   * them), and a set kept from an earlier assignment whose array this member now uses less than
+   * half of is copied into an array of its own, so no generation leaves a mostly dead array
+   * behind in the coordinator's state.
+   */
+  private static final class TargetBuilder implements RebalanceResult.TopicRanges {
+    private final GroupSpec spec;
+    private final TopicPartitionMap.Topics topics;
+    private final int[] at;
+    private final Set<Integer>[] sets;
+    private final int[] from;
+    private final int[] to;
+    private int count;
+    private int fresh; // values of the new sets
+    private int[] values;
+    private Map<Uuid, Set<Integer>> current;
+
+    TargetBuilder(GroupSpec spec, TopicPartitionMap.Topics topics) {
+      this.spec = spec;
+      this.topics = topics;
+      this.at = new int[topics.ids.length];
+      this.sets = newSetArray(topics.ids.length);
+      this.from = new int[topics.ids.length];
+      this.to = new int[topics.ids.length];
+    }
+
+    Map<Uuid, Set<Integer>> build(RebalanceResult result, int member, Map<Uuid, Set<Integer>> current) {
+      this.current = current;
+      count = 0;
+      fresh = 0;
+      values = null;
+      result.forEachTopicAt(member, this);
+      int[] backing = values;
+      boolean compact = fresh * 2 < (values == null ? 0 : values.length);
+      if (compact) {
+        backing = new int[fresh];
+      }
+      int o = 0;
+      boolean kept = false;
+      for (int j = 0; j < count; j++) {
+        if (sets[j] != null) {
+          kept = true;
+          continue;
+        }
+        if (compact) {
+          System.arraycopy(values, from[j], backing, o, to[j] - from[j]);
+          sets[j] = new SortedIntSet(backing, o, o + to[j] - from[j]);
+          o += to[j] - from[j];
+        } else {
+          sets[j] = new SortedIntSet(backing, from[j], to[j]);
+        }
+      }
+      if (kept) {
+        rehomeMostlyDead();
+      }
+      this.current = null;
+      this.values = null;
+      return new TopicPartitionMap(topics, Arrays.copyOf(at, count), Arrays.copyOf(sets, count));
+    }
+
+    /** Kept sets over arrays this member now uses less than half of get arrays of their own. */
+    private void rehomeMostlyDead() {
+      Map<int[], Integer> live = new IdentityHashMap<>();
+      for (int j = 0; j < count; j++) {
+        if (sets[j] instanceof SortedIntSet s && s.array() != values) {
+          live.merge(s.array(), s.size(), Integer::sum);
+        }
+      }
+      for (int j = 0; j < count; j++) {
+        if (sets[j] instanceof SortedIntSet s && s.array() != values
+            && live.get(s.array()) * 2 < s.array().length) {
+          sets[j] = new SortedIntSet(Arrays.copyOfRange(s.array(), s.from(), s.to()));
+        }
+      }
+    }
+
+    @Override
+    public void accept(int t, int[] ps, int start, int stop) {
+      values = ps;
+      Uuid u = topics.ids[t];
+      int end = start;
+      for (int q = start; q < stop; q++) {
+        int p = ps[q];
+        if (spec.isPartitionAssignable(u, p)) {
+          ps[end++] = p; // the array is this member's own: compact the range in place
+        }
+      }
+      if (end > start) {
+        Set<Integer> cur = current.get(u);
+        at[count] = t;
+        if (sameAs(cur, ps, start, end)) {
+          sets[count++] = cur;
+        } else {
+          sets[count] = null; // made in build(), once it is known how many values are new
+          from[count] = start;
+          to[count++] = end;
+          fresh += end - start;
+        }
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Set<Integer>[] newSetArray(int n) {
+    return (Set<Integer>[]) new Set<?>[n];
+  }
+
+  /** {@code cur} holds exactly the values {@code ps[from..to)} (distinct). */
+  private static boolean sameAs(Set<Integer> cur, int[] ps, int from, int to) {
+    if (cur == null || cur.size() != to - from) {
       return false;
     }
-    for (int j = 0; j < n; j++) {
+    for (int j = from; j < to; j++) {
       if (!cur.contains(ps[j])) {
         return false;
       }
@@ -205,7 +309,12 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
     private final Map<Uuid, Integer> topicPosition;
     final int[] total;
     final boolean[] allAssignable;
+    /** Each member's current assignment as the coordinator gave it, by position. */
+    final Map<Uuid, Set<Integer>>[] current;
     private int[] buf = new int[64];
+    private final Uuid[] seenIds;
+    private final Integer[] seenPositions;
+    private int index;
     private int member;
     private OwnedPartitions.Sink sink;
 
@@ -214,11 +323,36 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
       this.topicPosition = topicPosition;
       this.total = new int[members];
       this.allAssignable = new boolean[members];
+      this.seenIds = new Uuid[Math.min(topicPosition.size() + 8, 1 << 16)];
+      this.seenPositions = new Integer[seenIds.length];
+      @SuppressWarnings("unchecked")
+      Map<Uuid, Set<Integer>>[] c = (Map<Uuid, Set<Integer>>[]) new Map<?, ?>[members];
+      this.current = c;
+    }
+
+    /**
+     * The topic position of {@code u}, or null: members' maps usually list their topics in the
+     * same order (the coordinator's and this assignor's maps alike), so the id at the same place
+     * in the previous member's map, compared by identity, is tried before the hash lookup.
+     */
+    private Integer position(Uuid u) {
+      int k = index++;
+      if (k < seenIds.length && seenIds[k] == u) {
+        return seenPositions[k];
+      }
+      Integer t = topicPosition.get(u);
+      if (k < seenIds.length) {
+        seenIds[k] = u;
+        seenPositions[k] = t;
+      }
+      return t;
     }
 
     void read(int member, Map<Uuid, Set<Integer>> current, OwnedPartitions.Sink sink) {
+      this.index = 0;
       this.member = member;
       this.sink = sink;
+      this.current[member] = current;
       allAssignable[member] = true;
       current.forEach(this);
     }
@@ -228,19 +362,21 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
       int size = ps.size();
       total[member] += size;
       boolean assignable = allAssignable[member] && size > 0; // an empty set is left out of a rebuilt one
-      Integer t = topicPosition.get(u);
+      Integer t = position(u);
       if (t == null) {
         allAssignable[member] = assignable;
         return; // a topic nobody subscribes to, or unknown: claims nothing
       }
       if (ps instanceof SortedIntSet own) {
         // What this assignor gave last time, handed back as it was: read the array, no boxing.
-        int[] values = own.values();
-        for (int j = 0; j < values.length && assignable; j++) {
+        int[] values = own.array();
+        int from = own.from();
+        int to = own.to();
+        for (int j = from; j < to && assignable; j++) {
           assignable = spec.isPartitionAssignable(u, values[j]);
         }
         allAssignable[member] = assignable;
-        sink.accept(t, values, values.length);
+        sink.accept(t, values, from, to);
         return;
       }
       if (buf.length < size) {
