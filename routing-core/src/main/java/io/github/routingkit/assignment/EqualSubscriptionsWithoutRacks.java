@@ -181,18 +181,11 @@ final class EqualSubscriptionsWithoutRacks {
       keptTotal += keep[i].length;
     }
 
-    // The rest, ascending: partitions of subscribed topics not kept.
-    int[] rest = new int[(int) (totalLoad - keptTotal)];
-    int free = 0;
-    for (int t = 0; t < tc; t++) {
-      if (!subscribed[t]) {
-        continue;
-      }
-      int end = offset[t + 1];
-      for (int gp = nextClear(kept, offset[t], end); gp < end; gp = nextClear(kept, gp + 1, end)) {
-        rest[free++] = gp;
-      }
-    }
+    // The rest: partitions of subscribed topics not kept, read in ascending order from the bits.
+    int free = (int) (totalLoad - keptTotal);
+    int restTopic = 0;
+    int restAt = 0; // next partition to look at
+    int restEnd = 0;
 
     // Round-robin over the members with need left, in canonical order (PartitionSelector's step
     // 4); in cooperative mode a claimed partition is held back instead of handed over.
@@ -214,7 +207,18 @@ final class EqualSubscriptionsWithoutRacks {
       int stay = 0;
       for (int e = 0; e < size && done < free; e++) {
         int i = eligible[e];
-        int gp = rest[done++];
+        int gp = nextClear(kept, restAt, restEnd);
+        while (gp >= restEnd) {
+          // Next subscribed topic (there is one with a clear bit: done < free).
+          while (!subscribed[restTopic]) {
+            restTopic++;
+          }
+          restEnd = offset[restTopic + 1];
+          gp = nextClear(kept, offset[restTopic], restEnd);
+          restTopic++;
+        }
+        restAt = gp + 1;
+        done++;
         if (cooperative && (seen[gp >>> 6] & (1L << gp)) != 0) {
           if (pendingCount == pending.length) {
             pending = Arrays.copyOf(pending, Math.max(16, pendingCount * 2));

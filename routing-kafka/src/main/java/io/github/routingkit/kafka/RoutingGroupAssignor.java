@@ -231,16 +231,32 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
 
     /** Kept sets over arrays this member now uses less than half of get arrays of their own. */
     private void rehomeMostlyDead() {
-      Map<int[], Integer> live = new IdentityHashMap<>();
+      // Usually all kept sets share one array (the member's previous one): counted without a map.
+      int[] first = null;
+      int firstLive = 0;
+      Map<int[], Integer> others = null;
       for (int j = 0; j < count; j++) {
         if (sets[j] instanceof SortedIntSet s && s.array() != values) {
-          live.merge(s.array(), s.size(), Integer::sum);
+          if (first == null || s.array() == first) {
+            first = s.array();
+            firstLive += s.size();
+          } else {
+            if (others == null) {
+              others = new IdentityHashMap<>();
+            }
+            others.merge(s.array(), s.size(), Integer::sum);
+          }
         }
       }
+      if (first == null || (others == null && firstLive * 2 >= first.length)) {
+        return;
+      }
       for (int j = 0; j < count; j++) {
-        if (sets[j] instanceof SortedIntSet s && s.array() != values
-            && live.get(s.array()) * 2 < s.array().length) {
-          sets[j] = new SortedIntSet(Arrays.copyOfRange(s.array(), s.from(), s.to()));
+        if (sets[j] instanceof SortedIntSet s && s.array() != values) {
+          int live = s.array() == first ? firstLive : others.get(s.array());
+          if (live * 2 < s.array().length) {
+            sets[j] = new SortedIntSet(Arrays.copyOfRange(s.array(), s.from(), s.to()));
+          }
         }
       }
     }
