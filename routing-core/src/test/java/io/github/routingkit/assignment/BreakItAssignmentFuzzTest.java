@@ -287,30 +287,59 @@ class BreakItAssignmentFuzzTest {
 
   // ---------------------------------------------------------------- properties
 
+  /** Runs one named check; a failure is counted by category (first seed kept), not thrown. */
+  static void tally(Map<String, String> firstSeed, Map<String, Integer> counts, String category,
+      long seed, Runnable check) {
+    try {
+      check.run();
+    } catch (AssertionError e) {
+      counts.merge(category, 1, Integer::sum);
+      firstSeed.putIfAbsent(category, seed + ": " + e.getMessage());
+    }
+  }
+
+  static boolean weighted(Hostile h) {
+    return h.members().stream().anyMatch(m -> m.weight() != h.members().get(0).weight());
+  }
+
   @Test
   void hostileEagerIsValidBalancedDeterministic() {
+    Map<String, String> first = new java.util.TreeMap<>();
+    Map<String, Integer> counts = new java.util.TreeMap<>();
+    int[] n = {0};
     fuzz("eager valid+balanced+deterministic", seed -> {
+      n[0]++;
       Hostile h = hostile(seed);
       RebalanceResult a = AssignmentPolicy.assign(h.members(), h.topics(), RebalanceMode.EAGER);
-      valid(h, a);
-      check(a.pendingRevocation().isEmpty(), "eager with pending");
-      balanced(h, a);
+      tally(first, counts, "valid", seed, () -> {
+        valid(h, a);
+        check(a.pendingRevocation().isEmpty(), "eager with pending");
+      });
+      tally(first, counts, weighted(h) ? "balance (member weights differ)" : "balance (equal weights)",
+          seed, () -> balanced(h, a));
       Hostile s = shuffled(h, seed);
       RebalanceResult b = AssignmentPolicy.assign(s.members(), s.topics(), RebalanceMode.EAGER);
-      check(a.equals(b), "member/topic order changed the result");
-      for (String id : a.memberIds()) {
-        check(a.keptCountOf(id) == b.keptCountOf(id), "kept count differs by order for " + id);
-      }
-      // kept = assigned partitions whose (documented) winning claim is this member's
-      Map<PartitionRef, String> win = winners(h);
-      for (String id : a.memberIds()) {
-        int k = 0;
-        for (PartitionRef p : a.partitionsOf(id)) {
-          k += id.equals(win.get(p)) ? 1 : 0;
+      tally(first, counts, "deterministic", seed, () -> {
+        check(a.equals(b), "member/topic order changed the result");
+        for (String id : a.memberIds()) {
+          check(a.keptCountOf(id) == b.keptCountOf(id), "kept count differs by order for " + id);
         }
-        check(k == a.keptCountOf(id), id + ": keptCountOf " + a.keptCountOf(id) + ", expected " + k);
-      }
+      });
+      // kept = assigned partitions whose (documented) winning claim is this member's
+      tally(first, counts, "keptCountOf", seed, () -> {
+        Map<PartitionRef, String> win = winners(h);
+        for (String id : a.memberIds()) {
+          int k = 0;
+          for (PartitionRef p : a.partitionsOf(id)) {
+            k += id.equals(win.get(p)) ? 1 : 0;
+          }
+          check(k == a.keptCountOf(id), id + ": keptCountOf " + a.keptCountOf(id) + ", expected " + k);
+        }
+      });
     });
+    System.out.println("BREAKIT eager failures by category over " + n[0] + " cases: " + counts);
+    first.forEach((k, v) -> System.out.println("BREAKIT   first " + k + " at seed " + v));
+    check(counts.isEmpty(), "failures: " + counts + " first: " + first);
   }
 
   @Test
@@ -374,6 +403,90 @@ class BreakItAssignmentFuzzTest {
       check(rounds <= 1 && f[1].equals(eager), "follow-up took " + rounds + " rounds; final "
           + (f[1].equals(eager) ? "=" : "!=") + " eager targets");
     });
+  }
+
+  /** {state after a change, equal weights?, kind of change}: see realisticCooperativeChangeNeedsOneFollowUp. */
+  static Object[] realisticChange(long seed) {
+      Random r = new Random(seed);
+      Hostile h0 = hostile(seed);
+      // clean it: no claims, sane generations, weights equal in half the cases
+      boolean equalWeights = r.nextBoolean();
+      List<GroupMember> clean = new ArrayList<>();
+      for (GroupMember m : h0.members()) {
+        clean.add(new GroupMember(m.memberId(), m.groupInstanceId(), m.rackId(),
+            equalWeights ? 1 : 1 + r.nextInt(4), m.topics(), List.of(), 1));
+      }
+      Hostile g = new Hostile(clean, h0.topics());
+      RebalanceResult before = AssignmentPolicy.assign(g.members(), g.topics(), RebalanceMode.EAGER);
+      Hostile owned = after(g, before, 5);
+      // the change
+      List<GroupMember> changed = new ArrayList<>(owned.members());
+      List<String> names = new ArrayList<>();
+      g.topics().forEach(t -> names.add(t.name()));
+      int change = r.nextInt(3);
+      if (change == 0 || changed.size() < 2) { // joiners
+        for (int k = 1 + r.nextInt(3); k > 0; k--) {
+          Set<String> subs = new HashSet<>();
+          for (String nm : names) {
+            if (r.nextBoolean()) {
+              subs.add(nm);
+            }
+          }
+          changed.add(new GroupMember("joiner-" + k + "-" + r.nextInt(1000), null, null,
+              equalWeights ? 1 : 1 + r.nextInt(4), subs.isEmpty() ? Set.copyOf(names) : subs, List.of(), -1));
+        }
+      } else if (change == 1) { // leavers
+        for (int k = 1 + r.nextInt(Math.min(3, changed.size() - 1)); k > 0; k--) {
+          changed.remove(r.nextInt(changed.size()));
+        }
+      } else { // a member changes its subscription
+        int i = r.nextInt(changed.size());
+        GroupMember m = changed.get(i);
+        Set<String> subs = new HashSet<>();
+        for (String nm : names) {
+          if (r.nextBoolean()) {
+            subs.add(nm);
+          }
+        }
+        changed.set(i, new GroupMember(m.memberId(), m.groupInstanceId(), m.rackId(), m.weight(), subs,
+            m.ownedPartitions(), m.generation()));
+      }
+      Hostile h = new Hostile(changed, g.topics());
+      return new Object[] {h, equalWeights, change};
+  }
+
+  /**
+   * Realistic cooperative groups: clean, disjoint ownership from an earlier assignment, then a
+   * membership or subscription change (members join, leave, change topics). Counts the follow-up
+   * rebalances until nothing is pending; the class comment promises one.
+   */
+  @Test
+  void realisticCooperativeChangeNeedsOneFollowUp() {
+    int[][] histogram = new int[3][12];
+    String[] firstMulti = new String[3];
+    fuzz("realistic cooperative change: follow-ups", seed -> {
+      Object[] rc = realisticChange(seed);
+      Hostile h = (Hostile) rc[0];
+      boolean equalWeights = (boolean) rc[1];
+      int change = (int) rc[2];
+      RebalanceResult a = AssignmentPolicy.assign(h.members(), h.topics(), RebalanceMode.COOPERATIVE);
+      valid(h, a);
+      int rounds = (int) followUps(h, a)[0];
+      boolean equalSubs = h.members().stream().allMatch(m -> m.topics().equals(h.members().get(0).topics()));
+      int w = equalSubs ? 2 : equalWeights ? 0 : 1;
+      histogram[w][rounds]++;
+      if (rounds > 1 && firstMulti[w] == null) {
+        firstMulti[w] = "seed " + seed + " change " + change + " rounds " + rounds;
+      }
+    });
+    System.out.println("BREAKIT realistic cooperative follow-ups, mixed subscriptions, equal weights " + java.util.Arrays.toString(histogram[0])
+        + " first >1: " + firstMulti[0]);
+    System.out.println("BREAKIT realistic cooperative follow-ups, mixed subscriptions, weighted " + java.util.Arrays.toString(histogram[1])
+        + " first >1: " + firstMulti[1]);
+    System.out.println("BREAKIT realistic cooperative follow-ups, equal subscriptions " + java.util.Arrays.toString(histogram[2])
+        + " first >1: " + firstMulti[2]);
+    check(firstMulti[0] == null && firstMulti[1] == null && firstMulti[2] == null,
+        "more than one follow-up rebalance: " + firstMulti[0] + " / " + firstMulti[1] + " / " + firstMulti[2]);
   }
 
   @Test

@@ -55,4 +55,18 @@ class BreakItRegressionTest {
     assertThat(second.pendingRevocation()).as(second.toString()).isEmpty();
     assertThat(second).isEqualTo(eager);
   }
+
+  /**
+   * A clean cooperative group (disjoint ownership from an earlier eager assignment, equal
+   * weights, no racks, two topics, mixed subscriptions) that one member joins: the follow-ups
+   * until nothing is pending should be one (class comment of AssignmentPolicy); it takes more.
+   * State: BreakItAssignmentFuzzTest.realisticChange(210).
+   */
+  @Test
+  void cleanCooperativeJoinNeedsOneFollowUp() {
+    BreakItAssignmentFuzzTest.Hostile h =
+        (BreakItAssignmentFuzzTest.Hostile) BreakItAssignmentFuzzTest.realisticChange(210)[0];
+    RebalanceResult first = AssignmentPolicy.assign(h.members(), h.topics(), RebalanceMode.COOPERATIVE);
+    assertThat((int) BreakItAssignmentFuzzTest.followUps(h, first)[0]).isLessThanOrEqualTo(1);
+  }
 }
