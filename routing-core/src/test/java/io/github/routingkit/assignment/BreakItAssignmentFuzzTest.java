@@ -298,6 +298,26 @@ class BreakItAssignmentFuzzTest {
     }
   }
 
+  /** Roughly: the group goes to EqualSubscriptions (one known-topic set, one topic weight). */
+  static boolean equalPath(Hostile h) {
+    Map<String, AssignableTopic> tn = byName(h.topics());
+    Set<Set<String>> sets = new HashSet<>();
+    Set<Integer> weights = new HashSet<>();
+    for (GroupMember m : h.members()) {
+      Set<String> known = new TreeSet<>();
+      for (String t : m.topics()) {
+        if (tn.containsKey(t)) {
+          known.add(t);
+          weights.add(tn.get(t).weight());
+        }
+      }
+      if (!known.isEmpty()) {
+        sets.add(known);
+      }
+    }
+    return sets.size() <= 1 && weights.size() <= 1;
+  }
+
   static boolean weighted(Hostile h) {
     return h.members().stream().anyMatch(m -> m.weight() != h.members().get(0).weight());
   }
@@ -315,8 +335,8 @@ class BreakItAssignmentFuzzTest {
         valid(h, a);
         check(a.pendingRevocation().isEmpty(), "eager with pending");
       });
-      tally(first, counts, weighted(h) ? "balance (member weights differ)" : "balance (equal weights)",
-          seed, () -> balanced(h, a));
+      tally(first, counts, (weighted(h) ? "balance (member weights differ" : "balance (equal weights")
+          + (equalPath(h) ? ", equal subscriptions)" : ", mixed)"), seed, () -> balanced(h, a));
       Hostile s = shuffled(h, seed);
       RebalanceResult b = AssignmentPolicy.assign(s.members(), s.topics(), RebalanceMode.EAGER);
       tally(first, counts, "deterministic", seed, () -> {
