@@ -536,7 +536,9 @@ class BreakItAssignmentFuzzTest {
         calls.add(cs);
       }
       int[] buf = new int[4];
+      int[] calls0 = new int[bare.size()];
       OwnedPartitions owned = (member, sink) -> {
+        calls0[member]++;
         for (int[] c : calls.get(member)) {
           buf[0] = c[1];
           buf[1] = 12345; // beyond count: must not be read
@@ -547,6 +549,12 @@ class BreakItAssignmentFuzzTest {
       RebalanceResult a = AssignmentPolicy.assign(h.members(), h.topics(), RebalanceMode.COOPERATIVE);
       RebalanceResult b = AssignmentPolicy.assign(bare, topics, owned, RebalanceMode.COOPERATIVE);
       check(a.equals(b), "forms differ:\n" + a + "\n" + b);
+      for (int i = 0; i < calls0.length; i++) {
+        check(calls0[i] == 1, "forEachOwned called " + calls0[i] + " times for member " + i);
+      }
+      for (int i = 0; i < bare.size(); i++) {
+        check(bare.get(i).memberId().equals(h.members().get(i).memberId()), "caller's member list reordered");
+      }
       for (String id : a.memberIds()) {
         check(a.keptCountOf(id) == b.keptCountOf(id), "kept differs for " + id);
       }
