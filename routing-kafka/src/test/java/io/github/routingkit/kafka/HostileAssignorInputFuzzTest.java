@@ -28,34 +28,34 @@ import org.apache.kafka.coordinator.group.api.assignor.SubscriptionType;
 import org.junit.jupiter.api.Test;
 
 /**
- * Break-it fuzzer for the two Kafka assignors with hostile group state: the KIP-848 coordinator's
+ * Fuzzer for the two Kafka assignors with hostile group state: the KIP-848 coordinator's
  * current assignment with unknown topic ids, out-of-range and negative partitions, one partition
  * owned by many, foreign topics, empty sets, this assignor's own SortedIntSet handed back; the
  * classic assignor's broken metadata, subscriptions and userData. Seeded; failures name the seed.
  */
-class BreakItKafkaAssignorFuzzTest {
-  static final long SECONDS = Long.getLong("breakit.seconds", 3);
+class HostileAssignorInputFuzzTest {
+  static final long SECONDS = Long.getLong("fuzz.seconds", 3);
 
   interface Case {
     void run(long seed) throws Exception;
   }
 
   static void fuzz(String name, Case c) {
-    Long one = Long.getLong("breakit.seed");
+    Long one = Long.getLong("fuzz.seed");
     long deadline = System.nanoTime() + SECONDS * 1_000_000_000L;
-    long seed = one != null ? one : new Random().nextLong();
+    long seed = one != null ? one : Long.getLong("fuzz.base", 20_261_201L);
     int n = 0;
     do {
       long s = seed + n;
       try {
         c.run(s);
       } catch (Throwable e) {
-        throw new AssertionError(name + " failed at -Dbreakit.seed=" + s + " after " + n
+        throw new AssertionError(name + " failed at -Dfuzz.seed=" + s + " after " + n
             + " cases: " + e, e);
       }
       n++;
     } while (one == null && System.nanoTime() < deadline);
-    System.out.println("BREAKIT " + name + ": " + n + " cases held");
+    System.out.println("FUZZ " + name + ": " + n + " cases held");
   }
 
   static void check(boolean ok, String what) {
@@ -234,7 +234,7 @@ class BreakItKafkaAssignorFuzzTest {
             || x.partitions().equals(a.members().get(id).partitions()), "");
       }
     });
-    System.out.println("BREAKIT KIP-848 not a fixpoint with unassignable partitions: "
+    System.out.println("FUZZ KIP-848 not a fixpoint with unassignable partitions: "
         + UNASSIGNABLE_NOT_FIXPOINT.get());
   }
 
@@ -248,9 +248,9 @@ class BreakItKafkaAssignorFuzzTest {
     Kip848 k = new Kip848(members, Map.of(t, 3), 0, Map.of());
     try {
       new RoutingGroupAssignor().assign(k.spec(), k.describer());
-      System.out.println("BREAKIT null set accepted");
+      System.out.println("FUZZ null set accepted");
     } catch (RuntimeException e) {
-      System.out.println("BREAKIT null set in current assignment: " + e);
+      System.out.println("FUZZ null set in current assignment: " + e);
     }
   }
 

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Minimal reproductions of what BreakItSpecFuzzTest found. */
-class BreakItSpecRegressionTest {
+/** Minimal reproductions of what HostileSpecFuzzTest found. */
+class SpecQuotedValueRoundTripTest {
 
   /**
    * A single-valued property whose value has blanks before a comma that the string form has to

@@ -15,14 +15,14 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * Break-it fuzzer for RoutingSpec's text front end and serialized form: hostile property maps
+ * Fuzzer for RoutingSpec's text front end and serialized form: hostile property maps
  * (values with commas, "a.b=", quotes, backslashes, newlines, unicode, huge), random strings, and
  * tampered serialized streams. Every spec that parses must equal parse(toString()),
  * parse(toMap()) and its Java-serialization copy; anything else must be a RoutingConfigException
  * (text) or an IOException (streams).
  */
-class BreakItSpecFuzzTest {
-  static final long SECONDS = Long.getLong("breakit.seconds", 3);
+class HostileSpecFuzzTest {
+  static final long SECONDS = Long.getLong("fuzz.seconds", 3);
 
   static final String[] TRICKY = {"a", "a,b", "user=1,user=2", "x, routing.b=c", "x,a.b=c", "x,a.b =c",
       "\"q\"", "\"", "q\"", "a\\", "\\\"", "\u00e9", "a\nb", "a\n,b.c=d", "  spaced  ", "a,,b", "a, ,b",
@@ -104,7 +104,7 @@ class BreakItSpecFuzzTest {
   @Test
   void hostileMapsRoundTrip() throws Exception {
     long deadline = System.nanoTime() + SECONDS * 1_000_000_000L;
-    long seed = Long.getLong("breakit.seed", new Random().nextLong());
+    long seed = Long.getLong("fuzz.seed", Long.getLong("fuzz.base", 20_261_201L));
     int n = 0;
     int parsed = 0;
     List<String> problems = new ArrayList<>();
@@ -153,7 +153,7 @@ class BreakItSpecFuzzTest {
         problems.add("serialization threw " + e + " for " + m);
       }
     }
-    System.out.println("BREAKIT spec maps: " + n + " tried, " + parsed + " parsed, problems "
+    System.out.println("FUZZ spec maps: " + n + " tried, " + parsed + " parsed, problems "
         + problems.size() + ", unexpected exceptions " + unexpected);
     if (!problems.isEmpty()) {
       throw new AssertionError(String.join("\n", problems));
@@ -163,7 +163,7 @@ class BreakItSpecFuzzTest {
   @Test
   void hostileStringsFailCleanly() {
     long deadline = System.nanoTime() + SECONDS * 1_000_000_000L;
-    Random r = new Random(Long.getLong("breakit.seed", new Random().nextLong()));
+    Random r = new Random(Long.getLong("fuzz.seed", Long.getLong("fuzz.base", 20_261_201L)));
     String[] atoms = {"routing.", "scheme", "hotkey.keys", "segment.regex", "=", ",", "\"", "\\", " ",
         "a.b=", "x", "\u00e9", "\ud800", "\n", "canary.next.", "canary.share=5%", "version.generations=",
         "v1:kafka-murmur2", "segment.ranges=a:0-1", "(", ")", "[", "%", "1"};
@@ -193,7 +193,7 @@ class BreakItSpecFuzzTest {
         }
       }
     }
-    System.out.println("BREAKIT spec strings: " + n + " tried, outcomes " + outcomes);
+    System.out.println("FUZZ spec strings: " + n + " tried, outcomes " + outcomes);
     if (!problems.isEmpty()) {
       throw new AssertionError(String.join("\n", problems));
     }
@@ -206,7 +206,7 @@ class BreakItSpecFuzzTest {
             "routing.segment.ranges", "a:0-1")),
         RoutingSpec.parse("routing.scheme=xxh3-64, routing.canary.share=5%, routing.canary.next.placement=jump")};
     long deadline = System.nanoTime() + SECONDS * 1_000_000_000L;
-    Random r = new Random(Long.getLong("breakit.seed", new Random().nextLong()));
+    Random r = new Random(Long.getLong("fuzz.seed", Long.getLong("fuzz.base", 20_261_201L)));
     Map<String, Integer> outcomes = new TreeMap<>();
     List<String> problems = new ArrayList<>();
     int n = 0;
@@ -230,7 +230,7 @@ class BreakItSpecFuzzTest {
           if (!rs.equals(s)) {
             RoutingSpec.parse(rs.toString()); // still a valid spec?
             if (outcomes.get("OTHER spec") < 4) {
-              System.out.println("BREAKIT tampered stream gave another spec: '" + s + "' -> '" + rs + "'");
+              System.out.println("FUZZ tampered stream gave another spec: '" + s + "' -> '" + rs + "'");
             }
           }
         } else {
@@ -240,14 +240,14 @@ class BreakItSpecFuzzTest {
         outcomes.merge(e.getClass().getSimpleName(), 1, Integer::sum);
       } catch (Throwable e) {
         if (outcomes.merge("!" + e.getClass().getName(), 1, Integer::sum) == 1) {
-          System.out.println("BREAKIT tampered stream threw " + e + " at "
+          System.out.println("FUZZ tampered stream threw " + e + " at "
               + java.util.Arrays.toString(java.util.Arrays.copyOf(e.getStackTrace(), 6)));
         }
         // ObjectInputStream's own NullPointerException / ClassCastException / IllegalStateException
         // on a corrupt stream are the JDK's; only one thrown from RoutingKit code is a finding
         boolean ours = java.util.Arrays.stream(e.getStackTrace())
             .anyMatch(f -> f.getClassName().startsWith("io.github.routingkit.config.")
-                && !f.getClassName().contains("BreakIt"));
+                && !f.getClassName().contains("HostileSpecFuzzTest"));
         if (problems.size() < 10 && ours) {
           problems.add(e.toString());
         }
@@ -257,7 +257,7 @@ class BreakItSpecFuzzTest {
         problems.add("slow: " + ms + " ms");
       }
     }
-    System.out.println("BREAKIT tampered streams: " + n + " tried, outcomes " + outcomes);
+    System.out.println("FUZZ tampered streams: " + n + " tried, outcomes " + outcomes);
     if (!problems.isEmpty()) {
       throw new AssertionError(String.join("\n", problems));
     }

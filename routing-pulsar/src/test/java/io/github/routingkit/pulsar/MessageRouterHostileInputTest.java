@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * throwing TopicMetadata; compared with pulsar-client's RoundRobinPartitionMessageRouterImpl and
  * with the generic (MessageView) line of the same spec.
  */
-class BreakItMessageRouterTest {
+class MessageRouterHostileInputTest {
 
   static Message<?> msg(boolean hasKey, String key, byte[] orderingKey) {
     return (Message<?>) Proxy.newProxyInstance(Message.class.getClassLoader(),
@@ -110,7 +110,7 @@ class BreakItMessageRouterTest {
           diffs.add("n=" + n + " gave " + o + " (pulsar " + p + ")");
         }
         if (n < 1 && cases < 50) {
-          System.out.println("BREAKIT n=" + n + " ours " + o + " pulsar " + p + " generic " + g);
+          System.out.println("FUZZ n=" + n + " ours " + o + " pulsar " + p + " generic " + g);
         }
       }
     }
@@ -122,7 +122,7 @@ class BreakItMessageRouterTest {
         String o = outcome(ours, m, () -> n);
         String p = outcome(pulsar, m, () -> n);
         cases++;
-        System.out.println("BREAKIT odd " + m + " n=" + n + ": ours " + o + " pulsar " + p);
+        System.out.println("FUZZ odd " + m + " n=" + n + ": ours " + o + " pulsar " + p);
         if (n >= 1 && (!o.startsWith("p") || Integer.parseInt(o.substring(1)) >= n)) {
           diffs.add(m + " n=" + n + " -> " + o);
         }
@@ -132,9 +132,9 @@ class BreakItMessageRouterTest {
     TopicMetadata boom = () -> {
       throw new IllegalStateException("metadata gone");
     };
-    System.out.println("BREAKIT throwing metadata: ours keyed " + outcome(ours, msg(true, "k", null), boom)
+    System.out.println("FUZZ throwing metadata: ours keyed " + outcome(ours, msg(true, "k", null), boom)
         + ", keyless " + outcome(ours, msg(false, null, null), boom));
-    System.out.println("BREAKIT router cases " + cases + ", problems " + diffs.size());
+    System.out.println("FUZZ router cases " + cases + ", problems " + diffs.size());
     if (!diffs.isEmpty()) {
       throw new AssertionError(diffs.size() + " problems, first: " + diffs.subList(0, Math.min(10, diffs.size())));
     }
