@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.RandomAccess;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
@@ -175,15 +176,21 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
       LOG.debug("Skipping topic {}: no partition metadata", name);
       return;
     }
-    PartitionInfo[] byNumber = new PartitionInfo[infos.size()];
-    for (PartitionInfo pi : infos) {
-      if (pi != null && pi.partition() >= 0 && pi.partition() < infos.size()) {
-        byNumber[pi.partition()] = pi;
+    // Usually (a broker's metadata response, kafka-clients' Cluster) the list is in partition
+    // order: then checking it is one read per partition and nothing is copied.
+    int count = inOrderPrefix(infos);
+    PartitionInfo[] byNumber = null;
+    if (count < infos.size()) {
+      byNumber = new PartitionInfo[infos.size()];
+      for (PartitionInfo pi : infos) {
+        if (pi != null && pi.partition() >= 0 && pi.partition() < infos.size()) {
+          byNumber[pi.partition()] = pi;
+        }
       }
-    }
-    int count = 0;
-    while (count < byNumber.length && byNumber[count] != null) {
-      count++;
+      count = 0;
+      while (count < byNumber.length && byNumber[count] != null) {
+        count++;
+      }
     }
     if (count < infos.size()) {
       LOG.warn("Topic {} metadata lists {} partitions but not all of 0..{}: assigning only"
@@ -195,8 +202,9 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
       return;
     }
     Set<String> scratch = new HashSet<>(8);
+    PartitionInfo[] numbered = byNumber;
     state.topic(name, count, p -> {
-      Node[] replicas = byNumber[p].replicas();
+      Node[] replicas = (numbered == null ? infos.get(p) : numbered[p]).replicas();
       if (replicas == null || replicas.length == 0) {
         return null;
       }
@@ -219,5 +227,25 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
       }
       return racks;
     }, weight);
+  }
+
+  /**
+   * How many of the first elements of {@code infos} are partitions 0, 1, 2, ... in that order; 0
+   * for a list without fast positional access (the caller then places each by its number).
+   */
+  private static int inOrderPrefix(List<PartitionInfo> infos) {
+    if (!(infos instanceof RandomAccess)) {
+      return 0;
+    }
+    int count = 0;
+    int n = infos.size();
+    while (count < n) {
+      PartitionInfo pi = infos.get(count);
+      if (pi == null || pi.partition() != count) {
+        break;
+      }
+      count++;
+    }
+    return count;
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupAssignment;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupSubscription;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
@@ -62,6 +64,51 @@ class HostileKafkaInputTest {
     GroupAssignment r = assignor().assign(c, new GroupSubscription(Map.of(
         "m1", new Subscription(List.of("t")), "m2", new Subscription(List.of("t")))));
     assertThat(checkValid(c, r)).contains(new TopicPartition("t", 0));
+  }
+
+  /**
+   * The metadata's order does not matter: listed shuffled, reversed or in order (the assignor's
+   * fast case), with rack-aware members and replicas on different racks per partition, the
+   * assignment is the same; a repeated number after an in-order prefix is a gap like any other.
+   */
+  @Test
+  void partitionOrderInTheMetadataDoesNotChangeTheAssignment() {
+    Node a = new Node(0, "a", 9092, "rack-a");
+    Node b = new Node(1, "b", 9092, "rack-b");
+    List<PartitionInfo> ordered = new ArrayList<>();
+    for (int p = 0; p < 12; p++) {
+      Node leader = p % 3 == 0 ? a : b;
+      ordered.add(new PartitionInfo("t", p, leader, new Node[] {leader}, new Node[] {leader}));
+    }
+    Map<String, Subscription> subs = Map.of(
+        "m1", new Subscription(List.of("t"), null, List.of(), -1, Optional.of("rack-a")),
+        "m2", new Subscription(List.of("t"), null, List.of(), -1, Optional.of("rack-b")),
+        "m3", new Subscription(List.of("t"), null, List.of(), -1, Optional.of("rack-b")));
+    Map<String, Assignment> expected = assignor().assign(
+        new Cluster("c", List.of(a, b), ordered, Set.of(), Set.of()),
+        new GroupSubscription(subs)).groupAssignment();
+    List<PartitionInfo> reversed = new ArrayList<>(ordered);
+    Collections.reverse(reversed);
+    List<PartitionInfo> shuffled = new ArrayList<>(ordered);
+    Collections.shuffle(shuffled, new Random(7));
+    for (List<PartitionInfo> infos : List.of(reversed, shuffled)) {
+      Cluster cluster = new Cluster("c", List.of(a, b), infos, Set.of(), Set.of());
+      assertThat(cluster.partitionsForTopic("t").get(0).partition()).as("kept as listed")
+          .isNotZero();
+      Map<String, Assignment> actual =
+          assignor().assign(cluster, new GroupSubscription(subs)).groupAssignment();
+      assertThat(actual.keySet()).isEqualTo(expected.keySet());
+      actual.forEach((m, asg) -> assertThat(asg.partitions()).as(m)
+          .containsExactlyInAnyOrderElementsOf(expected.get(m).partitions()));
+    }
+    // the rack-local members hold the partitions of their rack (4 on rack-a, 8 on rack-b)
+    assertThat(expected.get("m1").partitions()).allMatch(tp -> tp.partition() % 3 == 0);
+
+    Cluster repeated = cluster("t", 0, 1, 2, 2, 3);
+    GroupAssignment r = assignor().assign(repeated, new GroupSubscription(Map.of(
+        "m1", new Subscription(List.of("t")), "m2", new Subscription(List.of("t")))));
+    assertThat(checkValid(repeated, r)).containsExactlyInAnyOrder(new TopicPartition("t", 0),
+        new TopicPartition("t", 1), new TopicPartition("t", 2), new TopicPartition("t", 3));
   }
 
   @Test
