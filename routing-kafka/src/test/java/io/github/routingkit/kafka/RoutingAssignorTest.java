@@ -212,6 +212,21 @@ class RoutingAssignorTest {
   }
 
   @Test
+  void brokerSideInstanceWeightsAreRefusedWithWhatToUseInstead() {
+    // before: accepted and never read, so a member kept weight 1 without a word
+    assertThatThrownBy(() -> assignor(Map.of(RoutingAssignorConfig.INSTANCE_WEIGHTS, "c1:2")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("routing.assignor.instance.weights")
+        .hasMessageContaining("c1:2")
+        .hasMessageContaining("has no effect on RoutingAssignor")
+        .hasMessageContaining("RoutingGroupAssignor")
+        .hasMessageContaining("routing.assignor.weight");
+    // the consumer-side keys still pass, and other consumer configs are ignored
+    assertThat(assignor(Map.of(RoutingAssignorConfig.WEIGHT, "2", "group.id", "g")).name())
+        .isEqualTo(RoutingAssignor.NAME);
+  }
+
+  @Test
   void assignorKeyTyposGetTheProducersDidYouMean() {
     assertThatThrownBy(() -> assignor(Map.of("routing.assignor.wieght", "2")))
         .isInstanceOf(ConfigException.class)
