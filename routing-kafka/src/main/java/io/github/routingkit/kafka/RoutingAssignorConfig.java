@@ -49,7 +49,8 @@ public final class RoutingAssignorConfig {
   /** {@code cooperative} (default: supports COOPERATIVE and EAGER) or {@code eager} (EAGER only). */
   public static final String REBALANCE_PROTOCOL = "routing.assignor.rebalance.protocol";
 
-  private static final java.util.Set<String> KNOWN = java.util.Collections.unmodifiableSet(
+  /** Every routing.assignor.* key, sorted. */
+  static final java.util.Set<String> KNOWN = java.util.Collections.unmodifiableSet(
       new java.util.TreeSet<>(List.of(WEIGHT, TOPIC_WEIGHTS, INSTANCE_WEIGHTS,
           REBALANCE_PROTOCOL)));
 

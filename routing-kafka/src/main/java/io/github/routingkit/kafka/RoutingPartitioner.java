@@ -91,7 +91,7 @@ public final class RoutingPartitioner implements Partitioner {
               lingerMs(configs.get(ProducerConfig.LINGER_MS_CONFIG)))
           : null;
     } catch (RoutingConfigException e) {
-      throw new ConfigException(e.property(), e.value(), e.rule());
+      throw new ConfigException(e.property(), e.value(), withAssignorKeys(e.rule()));
     }
   }
 
@@ -234,4 +234,20 @@ public final class RoutingPartitioner implements Partitioner {
 
   @Override
   public void close() {}
+
+  /**
+   * The spec's list of known properties, followed by the routing.assignor.* keys: a producer
+   * config may hold them (one client file for both sides), and this partitioner accepts and
+   * ignores them, so a full list must name them too.
+   */
+  static String withAssignorKeys(String rule) {
+    String list = ", known routing properties are [";
+    int at = rule.indexOf(list);
+    int end = at < 0 ? -1 : rule.indexOf(']', at);
+    if (end < 0) {
+      return rule;
+    }
+    return rule.substring(0, end + 1) + ", and the consumer assignors' keys, accepted and ignored"
+        + " here: " + RoutingAssignorConfig.KNOWN + rule.substring(end + 1);
+  }
 }
