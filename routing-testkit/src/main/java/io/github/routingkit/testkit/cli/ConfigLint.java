@@ -287,9 +287,10 @@ final class ConfigLint {
         out.add(new Finding(Rule.RK010, Severity.ERROR, producerName, (kafka
             ? "transactional.id is set" : "enableTransaction=true") + " with " + impure
             + ", which is not a pure function of the key: a retried or replayed transaction"
-            + " writes the same record to another partition", "routing.keyless=round-robin (the"
-            + " default), and routing.hotkey.choice=value-hash (or no hot-key layer) for"
-            + " transactional producers"));
+            + " writes the same record to another partition", (kafka ? "routing.keyless="
+            + "kafka-sticky (the Kafka adapter's default) or round-robin" : "routing.keyless="
+            + "round-robin (the default)") + " instead of random, and routing.hotkey.choice="
+            + "value-hash (or no hot-key layer) for transactional producers"));
       }
     }
     return out;

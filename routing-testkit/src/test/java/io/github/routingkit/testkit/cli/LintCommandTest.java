@@ -223,7 +223,11 @@ class LintCommandTest {
         "kafka/clean-consumer.properties");
     assertThat(kafka.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
     assertThat(kafka.out()).contains("ERROR RK010").contains("routing.keyless=random")
-        .contains("routing.hotkey.choice=least-loaded");
+        .contains("routing.hotkey.choice=least-loaded")
+        // the Kafka adapter's default keyless policy is kafka-sticky, not round-robin
+        .contains("fix: routing.keyless=kafka-sticky (the Kafka adapter's default) or round-robin"
+            + " instead of random")
+        .doesNotContain("round-robin (the default)");
     Result pure = lint("kafka/transactional-pure-producer.properties",
         "kafka/clean-consumer.properties");
     assertThat(pure.out()).doesNotContain("RK010");
@@ -235,7 +239,8 @@ class LintCommandTest {
         .doesNotContain("RK001"); // canary keys are known routing.* keys, no typo finding
     Result pulsar = lint("pulsar/transactional-producer.properties",
         "pulsar/clean-consumer.properties", "--flavor", "pulsar");
-    assertThat(pulsar.out()).contains("ERROR RK010").contains("enableTransaction=true");
+    assertThat(pulsar.out()).contains("ERROR RK010").contains("enableTransaction=true")
+        .contains("fix: routing.keyless=round-robin (the default) instead of random");
   }
 
   @Test
