@@ -46,7 +46,10 @@ public final class RoutingAssignorConfig {
    * members, {@code group.instance.id:weight} pairs separated by commas; weights in [1, 1000000].
    */
   public static final String INSTANCE_WEIGHTS = "routing.assignor.instance.weights";
-  /** {@code cooperative} (default: supports COOPERATIVE and EAGER) or {@code eager} (EAGER only). */
+  /**
+   * {@code cooperative} (default: supports COOPERATIVE and EAGER) or {@code eager} (EAGER only),
+   * in any case, as Kafka reads its own enum configs.
+   */
   public static final String REBALANCE_PROTOCOL = "routing.assignor.rebalance.protocol";
 
   /** Every routing.assignor.* key, sorted. */

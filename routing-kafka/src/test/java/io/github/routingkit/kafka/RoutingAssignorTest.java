@@ -51,6 +51,12 @@ class RoutingAssignorTest {
         .containsExactly(RebalanceProtocol.COOPERATIVE, RebalanceProtocol.EAGER);
     assertThat(assignor(Map.of(RoutingAssignorConfig.REBALANCE_PROTOCOL, "eager")).supportedProtocols())
         .containsExactly(RebalanceProtocol.EAGER);
+    // case-insensitive, as Kafka reads its own enum configs (group.protocol, auto.offset.reset);
+    // docs/configuration.md names it as the exception to case-sensitive routing identifiers
+    assertThat(assignor(Map.of(RoutingAssignorConfig.REBALANCE_PROTOCOL, " EAGER ")).supportedProtocols())
+        .containsExactly(RebalanceProtocol.EAGER);
+    assertThat(assignor(Map.of(RoutingAssignorConfig.REBALANCE_PROTOCOL, "Cooperative"))
+        .supportedProtocols()).containsExactly(RebalanceProtocol.COOPERATIVE, RebalanceProtocol.EAGER);
   }
 
   @Test
