@@ -2,7 +2,8 @@ package io.github.routingkit;
 
 /**
  * A {@code routing.*} property has a bad value. The message names the property, the value and the
- * rule, in the form {@code routing.scheme value was 'murmur', must be one of [...]}; the parts are
+ * rule, in the form {@code routing.scheme value was 'murmur', must be one of [...]} (for a
+ * required property that was not given, {@code routing.version.default is not set, ...}); the parts are
  * also available separately so adapters can translate the error (Kafka: {@code ConfigException}).
  */
 public final class RoutingConfigException extends IllegalArgumentException {
@@ -21,7 +22,7 @@ public final class RoutingConfigException extends IllegalArgumentException {
    * @param rule what the value must be, e.g. {@code must be one of [a, b]}
    */
   public RoutingConfigException(String property, Object value, String rule) {
-    super(render(property) + " value was '" + render(value) + "', " + rule);
+    super(message(property, value, rule));
     this.property = property;
     this.value = value;
     this.rule = rule;
@@ -30,7 +31,7 @@ public final class RoutingConfigException extends IllegalArgumentException {
 
   private RoutingConfigException(RoutingConfigException first, String rule,
       java.util.List<RoutingConfigException> problems) {
-    super(render(first.property) + " value was '" + render(first.value) + "', " + rule);
+    super(message(first.property, first.value, rule));
     this.property = first.property;
     this.value = first.value;
     this.rule = rule;
@@ -72,6 +73,12 @@ public final class RoutingConfigException extends IllegalArgumentException {
    */
   public java.util.List<RoutingConfigException> problems() {
     return problems == null ? java.util.List.of() : problems;
+  }
+
+  /** "P value was 'V', rule", or "P is not set, rule" for a null value (a property not given). */
+  private static String message(String property, Object value, String rule) {
+    return render(property) + (value == null ? " is not set, " : " value was '" + render(value)
+        + "', ") + rule;
   }
 
   /** The longest value shown in the message; longer values are cut in the middle. */

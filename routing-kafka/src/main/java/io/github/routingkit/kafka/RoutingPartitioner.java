@@ -91,7 +91,10 @@ public final class RoutingPartitioner implements Partitioner {
               lingerMs(configs.get(ProducerConfig.LINGER_MS_CONFIG)))
           : null;
     } catch (RoutingConfigException e) {
-      throw new ConfigException(e.property(), e.value(), withAssignorKeys(e.rule()));
+      // a required key that was not given has no value to show ("Invalid value null ...")
+      throw e.value() == null ? new ConfigException(e.property() + " is not set, "
+          + withAssignorKeys(e.rule())) : new ConfigException(e.property(), e.value(),
+          withAssignorKeys(e.rule()));
     }
   }
 

@@ -203,6 +203,15 @@ class RoutingPartitionerTest {
         .message().contains("did you mean routing.scheme?").doesNotContain("routing.assignor");
   }
 
+  @Test
+  void aMissingRequiredKeyIsNotSetRatherThanAnInvalidNull() {
+    assertThatThrownBy(() -> new RoutingPartitioner().configure(
+        Map.of(RoutingSpec.VERSION_GENERATIONS, "v1:kafka-murmur2")))
+        .isExactlyInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("routing.version.default is not set, must name a generation")
+        .message().doesNotContain("null");
+  }
+
   /** A real KafkaProducer (no broker needed to construct one) hands routing.* to configure. */
   @Test
   void realKafkaProducerRejectsBadRoutingConfigAtConstruction() {
