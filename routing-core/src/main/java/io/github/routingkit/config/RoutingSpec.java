@@ -514,7 +514,10 @@ public final class RoutingSpec implements Serializable {
   /**
    * Returns the properties of this spec in key order: {@value #SCHEME} and {@value #KEYLESS}
    * (defaults included), {@value #PLACEMENT} unless it is {@code native}, and every layer property
-   * that is set.
+   * that is set. The Kafka adapter's keyless default ({@code kafka-sticky}, used when
+   * {@value #KEYLESS} is absent) is not this spec's ({@code round-robin}): copied into a producer
+   * config, this map makes keyless records round-robin unless {@value #KEYLESS} is left out or set
+   * to {@code kafka-sticky}.
    */
   public Map<String, String> toMap() {
     Map<String, String> map = new TreeMap<>(layers);

@@ -167,7 +167,7 @@ final class SpecText {
             "unknown property, keys in a spec string must start with " + PREFIX);
       }
       if (rest.trim().startsWith("\"")) {
-        quoted = new StringBuilder(rest.trim());
+        quoted = new StringBuilder(rest.stripLeading()); // blanks before a comma are the value's
         if (closes(quoted)) {
           put(map, key, unquote(key, quoted.toString().trim()));
           quoted = null;

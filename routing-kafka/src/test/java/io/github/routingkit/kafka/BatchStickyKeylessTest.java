@@ -82,6 +82,26 @@ class BatchStickyKeylessTest {
     assertThat(zero.keylessLingerMs()).isEqualTo(7);
   }
 
+  /**
+   * docs/configuration.md: a spec's toMap() always carries routing.keyless, so copied into a
+   * producer config it turns the adapter's default batching off (round-robin); a spec that says
+   * kafka-sticky keeps it through toMap() and toString().
+   */
+  @Test
+  void aSpecsMapCopiedIntoTheConfigKeepsItsKeylessPolicy() {
+    RoutingPartitioner copied = new RoutingPartitioner();
+    copied.configure(RoutingSpec.parse("").toMap());
+    assertThat(copied.keylessLingerMs()).as("round-robin, written out by toMap").isEqualTo(-1);
+    RoutingSpec sticky = RoutingSpec.parse("routing.keyless=kafka-sticky");
+    assertThat(sticky.toString()).contains("routing.keyless=kafka-sticky");
+    RoutingPartitioner kept = new RoutingPartitioner();
+    kept.configure(sticky.toMap());
+    assertThat(kept.keylessLingerMs()).as("kafka-sticky batching").isNotEqualTo(-1);
+    RoutingPartitioner fromString = new RoutingPartitioner();
+    fromString.configure(RoutingSpec.parse(sticky.toString()).toMap());
+    assertThat(fromString.keylessLingerMs()).isNotEqualTo(-1);
+  }
+
   /** Our size of a keyless record is kafka-clients' DefaultRecord.sizeInBytes, at every varint edge. */
   @Test
   void recordSizeIsUpstreamsDefaultRecordSize() {

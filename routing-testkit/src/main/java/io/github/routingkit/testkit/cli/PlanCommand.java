@@ -4,6 +4,7 @@ import io.github.routingkit.KeyRouter;
 import io.github.routingkit.testkit.DistributionReport;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -25,6 +26,12 @@ import picocli.CommandLine.Spec;
         + " partition consume) x headroom, adjusted by a key sample's skew, with the reasoning.")
 final class PlanCommand implements Callable<Integer> {
   private static final int MAX_PARTITIONS = 100_000;
+
+  /**
+   * How many counts below the first one the jumps found enough plan measures in addition, from
+   * the smallest up, looking for a smaller count that is enough (each is one pass over --keys).
+   */
+  static final int MAX_SCANNED = 32;
 
   @Spec
   CommandLine.Model.CommandSpec spec;
@@ -154,16 +161,13 @@ final class PlanCommand implements Callable<Integer> {
     boolean hotKeyBlocks = false;
     boolean capped = false;
     double skewAtN = 1.0;
+    int first = n;
+    BitSet tried = new BitSet();
     if (input != null) {
       for (int round = 0; round < 20; round++) {
         DistributionReport report = measure(input, router, n, cmd);
-        double skew = report.verdict() == DistributionReport.Verdict.WITHIN_PERFECT_HASH_BOUND
-            ? 1.0 : report.maxOverMean();
-        out.printf(Locale.ROOT, "skew      at %d partitions the sample (%,d messages, %,d keys) has"
-            + " max/mean %.4f (chance explains up to %.4f): %s%n", n, report.messages(),
-            report.distinctKeys(), report.maxOverMean(), report.samplingP99(),
-            skew == 1.0 ? "within chance, no adjustment" : "the hottest partition needs "
-                + String.format(Locale.ROOT, "%.4f", skew) + " x the mean");
+        double skew = skewLine(out, report, n);
+        tried.set(n);
         skewAtN = skew;
         if (round == 0 && !report.topKeys().isEmpty()) {
           DistributionReport.KeyShare hot = report.topKeys().get(0);
@@ -190,6 +194,33 @@ final class PlanCommand implements Callable<Integer> {
             headroom, skew, ratio * headroom * skew, needed);
         n = needed;
       }
+      if (!hotKeyBlocks && !capped && n > first + 1 && tried.nextClearBit(first + 1) < n) {
+        // skew is not monotonic in the count: a count the jumps passed over may be enough too
+        out.printf(Locale.ROOT, "scan      the counts between %d and %d the adjustments passed"
+            + " over, smallest first (skew is not monotonic in the count)%n", first, n);
+        int checked = 0;
+        int found = -1;
+        int m = first + 1;
+        for (; m < n && checked < MAX_SCANNED && found < 0; m++) {
+          if (tried.get(m)) {
+            continue;
+          }
+          checked++;
+          double skew = skewLine(out, measure(input, router, m, cmd), m);
+          if (partitionsFor(ratio * headroom * skew) <= m) {
+            out.printf(Locale.ROOT, "enough    %.2f x %.2f x %.4f = %.2f <= %d%n", ratio,
+                headroom, skew, ratio * headroom * skew, m);
+            found = m;
+            skewAtN = skew;
+          }
+        }
+        if (found > 0) {
+          n = found;
+        } else if (checked > 0) {
+          out.printf(Locale.ROOT, "checked   %s between %d and %d: none is enough%n",
+              m >= n ? "every count" : "the first " + MAX_SCANNED + " counts", first, n);
+        }
+      }
     }
     out.printf(Locale.ROOT, "%nrecommendation: %d partitions%s%s%n", n,
         hotKeyBlocks ? " (not enough while the hot key stays on one partition)" : "",
@@ -208,6 +239,18 @@ final class PlanCommand implements Callable<Integer> {
       return RoutingCli.EXIT_CHECK_FAILED;
     }
     return 0;
+  }
+
+  /** Prints the sample's skew at {@code n} partitions; returns it (1.0 when within chance). */
+  private static double skewLine(PrintWriter out, DistributionReport report, int n) {
+    double skew = report.verdict() == DistributionReport.Verdict.WITHIN_PERFECT_HASH_BOUND
+        ? 1.0 : report.maxOverMean();
+    out.printf(Locale.ROOT, "skew      at %d partitions the sample (%,d messages, %,d keys) has"
+        + " max/mean %.4f (chance explains up to %.4f): %s%n", n, report.messages(),
+        report.distinctKeys(), report.maxOverMean(), report.samplingP99(),
+        skew == 1.0 ? "within chance, no adjustment" : "the hottest partition needs "
+            + String.format(Locale.ROOT, "%.4f", skew) + " x the mean");
+    return skew;
   }
 
   private DistributionReport measure(KeyInput input, KeyRouter router, int n, CommandLine cmd) {
