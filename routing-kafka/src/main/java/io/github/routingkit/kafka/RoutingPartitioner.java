@@ -91,10 +91,10 @@ public final class RoutingPartitioner implements Partitioner {
               lingerMs(configs.get(ProducerConfig.LINGER_MS_CONFIG)))
           : null;
     } catch (RoutingConfigException e) {
-      // a required key that was not given has no value to show ("Invalid value null ...")
-      throw e.value() == null ? new ConfigException(e.property() + " is not set, "
-          + withAssignorKeys(e.rule())) : new ConfigException(e.property(), e.value(),
-          withAssignorKeys(e.rule()));
+      // no value to show (a required key not given, or given as null): our own message, not
+      // Kafka's "Invalid value null for configuration ..."
+      throw e.value() == null ? new ConfigException(withAssignorKeys(e.getMessage()))
+          : new ConfigException(e.property(), e.value(), withAssignorKeys(e.rule()));
     }
   }
 
