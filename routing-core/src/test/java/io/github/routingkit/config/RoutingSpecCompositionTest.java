@@ -184,4 +184,15 @@ class RoutingSpecCompositionTest {
         .hasMessageNotContaining("did you mean")
         .hasMessageContaining("unknown property, known routing properties are [");
   }
+
+  /** A spec string key without the routing. prefix gets the same hint as a typo (new-user trial). */
+  @Test
+  void aSpecStringKeyWithoutThePrefixNamesThePropertyItMeant() {
+    assertThatThrownBy(() -> RoutingSpec.parse("scheme=xxh3-64"))
+        .isInstanceOf(RoutingConfigException.class)
+        .hasMessage("scheme value was 'xxh3-64', unknown property, keys in a spec string must"
+            + " start with routing. (did you mean routing.scheme?)");
+    assertThatThrownBy(() -> RoutingSpec.parse("colour=blue"))
+        .hasMessageEndingWith("must start with routing.");
+  }
 }
