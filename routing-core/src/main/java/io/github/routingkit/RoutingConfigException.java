@@ -2,7 +2,8 @@ package io.github.routingkit;
 
 /**
  * A {@code routing.*} property has a bad value. The message names the property, the value and the
- * rule, in the form {@code routing.scheme value was 'murmur', must be one of [...]}; the parts are
+ * rule, in the form {@code routing.scheme value was 'murmur', must be one of [...]} (for a
+ * required property that was not given, {@code routing.version.default is not set, ...}); the parts are
  * also available separately so adapters can translate the error (Kafka: {@code ConfigException}).
  */
 public final class RoutingConfigException extends IllegalArgumentException {
@@ -12,6 +13,7 @@ public final class RoutingConfigException extends IllegalArgumentException {
   private final transient Object value;
   private final String rule;
   private final transient java.util.List<RoutingConfigException> problems;
+  private final boolean notSet;
 
   /**
    * Creates the exception.
@@ -21,20 +23,38 @@ public final class RoutingConfigException extends IllegalArgumentException {
    * @param rule what the value must be, e.g. {@code must be one of [a, b]}
    */
   public RoutingConfigException(String property, Object value, String rule) {
-    super(render(property) + " value was '" + render(value) + "', " + rule);
+    this(property, value, rule, false);
+  }
+
+  private RoutingConfigException(String property, Object value, String rule, boolean notSet) {
+    super(message(property, value, rule, notSet));
     this.property = property;
     this.value = value;
     this.rule = rule;
+    this.notSet = notSet;
     this.problems = java.util.List.of(this);
   }
 
   private RoutingConfigException(RoutingConfigException first, String rule,
       java.util.List<RoutingConfigException> problems) {
-    super(render(first.property) + " value was '" + render(first.value) + "', " + rule);
+    super(message(first.property, first.value, rule, first.notSet));
     this.property = first.property;
     this.value = first.value;
     this.rule = rule;
+    this.notSet = first.notSet;
     this.problems = java.util.List.copyOf(problems);
+  }
+
+  /**
+   * Returns the exception for a required property that was not given at all: the message reads
+   * {@code routing.version.default is not set, <rule>} (a value given as {@code null} still reads
+   * {@code value was 'null'}); {@link #value()} is null.
+   *
+   * @param property the full property name
+   * @param rule when and how it must be set
+   */
+  public static RoutingConfigException notSet(String property, String rule) {
+    return new RoutingConfigException(property, null, rule, true);
   }
 
   /**
@@ -72,6 +92,12 @@ public final class RoutingConfigException extends IllegalArgumentException {
    */
   public java.util.List<RoutingConfigException> problems() {
     return problems == null ? java.util.List.of() : problems;
+  }
+
+  /** "P value was 'V', rule", or "P is not set, rule" for a property that was not given. */
+  private static String message(String property, Object value, String rule, boolean notSet) {
+    return render(property) + (notSet ? " is not set, " : " value was '" + render(value) + "', ")
+        + rule;
   }
 
   /** The longest value shown in the message; longer values are cut in the middle. */

@@ -23,9 +23,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * How a user checks a routing setup in CI with the test kit: one test dependency
- * ({@code routing-testkit}, test scope) and a few lines per guarantee. Written against the public
- * API only, from a package outside RoutingKit.
+ * How a user checks a routing setup in CI with the test kit ({@code routing-testkit}, test scope;
+ * for the assignor check also {@code routing-kafka} and {@code kafka-clients}, with JUnit Jupiter
+ * and AssertJ) and a few lines per guarantee. Written against the public API only, from a package
+ * outside RoutingKit.
  */
 class UserStyleRoutingTest {
   /** The producer's routing configuration, exactly as it is deployed. */

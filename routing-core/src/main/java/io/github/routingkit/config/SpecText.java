@@ -163,8 +163,10 @@ final class SpecText {
       key = part.substring(0, eq).trim();
       String rest = part.substring(eq + 1);
       if (!key.startsWith(PREFIX)) {
+        String near = DidYouMean.nearest(PREFIX + key, knownProperties());
         throw new RoutingConfigException(key, rest.trim(),
-            "unknown property, keys in a spec string must start with " + PREFIX);
+            "unknown property, keys in a spec string must start with " + PREFIX
+                + (near == null ? "" : " (did you mean " + near + "?)"));
       }
       if (rest.trim().startsWith("\"")) {
         quoted = new StringBuilder(rest.stripLeading()); // blanks before a comma are the value's

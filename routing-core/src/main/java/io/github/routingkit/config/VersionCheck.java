@@ -99,8 +99,8 @@ final class VersionCheck {
     }
     String def = c.get(VERSION_DEFAULT);
     if (def == null) {
-      c.problem(VERSION_DEFAULT, null, "must be set (to a generation name) when "
-          + VERSION_GENERATIONS + " is set");
+      c.add(RoutingConfigException.notSet(VERSION_DEFAULT, "must name a generation (the one for"
+          + " keys without a version tag) when " + VERSION_GENERATIONS + " is set"));
     } else if (out.stream().noneMatch(g -> g.name().equals(def))
         && !c.hasProblem(VERSION_GENERATIONS)) {
       List<String> names = out.stream().map(Generation::name).toList();

@@ -155,6 +155,19 @@ class RoutingSpecCompositionTest {
   }
 
   @Test
+  void aRequiredPropertyThatIsMissingIsNotSetRatherThanNull() {
+    // before: "routing.version.default value was 'null', must be set ..." for a key never given
+    assertThatThrownBy(() -> RoutingSpec.parse(Map.of("routing.version.generations",
+        "v1:kafka-murmur2")))
+        .isInstanceOf(RoutingConfigException.class)
+        .hasMessage("routing.version.default is not set, must name a generation (the one for keys"
+            + " without a version tag) when routing.version.generations is set");
+    assertThat(new RoutingConfigException("routing.x", "null", "rule").getMessage())
+        .as("a value that is the text null is still shown as given")
+        .isEqualTo("routing.x value was 'null', rule");
+  }
+
+  @Test
   void aTypoedPropertyNamesTheOneItWasMeantToBe() {
     assertThatThrownBy(() -> RoutingSpec.parse(Map.of("routing.placment", "jump")))
         .hasMessageStartingWith("routing.placment value was 'jump', unknown property"
@@ -170,5 +183,16 @@ class RoutingSpecCompositionTest {
     assertThatThrownBy(() -> RoutingSpec.parse(Map.of("routing.colour", "blue")))
         .hasMessageNotContaining("did you mean")
         .hasMessageContaining("unknown property, known routing properties are [");
+  }
+
+  /** A spec string key without the routing. prefix gets the same hint as a typo (new-user trial). */
+  @Test
+  void aSpecStringKeyWithoutThePrefixNamesThePropertyItMeant() {
+    assertThatThrownBy(() -> RoutingSpec.parse("scheme=xxh3-64"))
+        .isInstanceOf(RoutingConfigException.class)
+        .hasMessage("scheme value was 'xxh3-64', unknown property, keys in a spec string must"
+            + " start with routing. (did you mean routing.scheme?)");
+    assertThatThrownBy(() -> RoutingSpec.parse("colour=blue"))
+        .hasMessageEndingWith("must start with routing.");
   }
 }

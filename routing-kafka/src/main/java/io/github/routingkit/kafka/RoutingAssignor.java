@@ -63,14 +63,16 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
   private volatile int lastGeneration = GroupMember.UNKNOWN_GENERATION;
 
   /**
-   * Reads the {@code routing.assignor.*} consumer properties.
+   * Reads the {@code routing.assignor.*} consumer properties (other keys are ignored).
    *
    * @throws org.apache.kafka.common.config.ConfigException naming the property, the value and the
-   *     rule, for a bad value
+   *     rule, for a bad value, an unknown {@code routing.assignor.*} key, or
+   *     {@value RoutingAssignorConfig#INSTANCE_WEIGHTS}, which only the broker-side
+   *     {@link RoutingGroupAssignor} reads
    */
   @Override
   public void configure(Map<String, ?> configs) {
-    this.config = RoutingAssignorConfig.parse(configs);
+    this.config = RoutingAssignorConfig.parseForConsumer(configs);
   }
 
   @Override

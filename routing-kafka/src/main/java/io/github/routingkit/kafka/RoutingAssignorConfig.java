@@ -4,6 +4,7 @@ import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.assignment.AssignableTopic;
 import io.github.routingkit.assignment.GroupMember;
 import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,7 +13,9 @@ import org.apache.kafka.common.config.ConfigException;
 /**
  * The properties read by {@link RoutingAssignor} (consumer configs) and by
  * {@link RoutingGroupAssignor} (broker configs). All are optional; other keys are ignored, so the whole consumer
- * config can be passed in.
+ * (or broker) config can be passed in. Each key belongs to one side: {@link RoutingAssignor}
+ * refuses {@value #INSTANCE_WEIGHTS}, and {@link RoutingGroupAssignor} refuses the other three,
+ * rather than accept a setting that would do nothing.
  *
  * <table>
  *   <caption>routing.assignor.* properties</caption>
@@ -43,11 +46,15 @@ public final class RoutingAssignorConfig {
    * members, {@code group.instance.id:weight} pairs separated by commas; weights in [1, 1000000].
    */
   public static final String INSTANCE_WEIGHTS = "routing.assignor.instance.weights";
-  /** {@code cooperative} (default: supports COOPERATIVE and EAGER) or {@code eager} (EAGER only). */
+  /**
+   * {@code cooperative} (default: supports COOPERATIVE and EAGER) or {@code eager} (EAGER only),
+   * in any case, as Kafka reads its own enum configs.
+   */
   public static final String REBALANCE_PROTOCOL = "routing.assignor.rebalance.protocol";
 
-  private static final java.util.Set<String> KNOWN = java.util.Collections.unmodifiableSet(
-      new java.util.TreeSet<>(java.util.List.of(WEIGHT, TOPIC_WEIGHTS, INSTANCE_WEIGHTS,
+  /** Every routing.assignor.* key, sorted. */
+  static final java.util.Set<String> KNOWN = java.util.Collections.unmodifiableSet(
+      new java.util.TreeSet<>(List.of(WEIGHT, TOPIC_WEIGHTS, INSTANCE_WEIGHTS,
           REBALANCE_PROTOCOL)));
 
   private final int weight;
@@ -103,6 +110,55 @@ public final class RoutingAssignorConfig {
       eagerOnly = s.equals("eager");
     }
     return new RoutingAssignorConfig(weight, topicWeights, instanceWeights, eagerOnly);
+  }
+
+  /**
+   * {@link #parse} for the classic consumer-side {@link RoutingAssignor}: also refuses
+   * {@value #INSTANCE_WEIGHTS}, which only the broker-side assignor reads.
+   *
+   * @throws ConfigException naming the property, the value and the rule, as {@link #parse} does,
+   *     and for {@value #INSTANCE_WEIGHTS}
+   */
+  static RoutingAssignorConfig parseForConsumer(Map<String, ?> configs) {
+    RoutingAssignorConfig parsed = parse(configs);
+    Object v = configs.get(INSTANCE_WEIGHTS);
+    if (v != null) {
+      throw new ConfigException(INSTANCE_WEIGHTS, v, "has no effect on RoutingAssignor (the"
+          + " classic consumer-side assignor, partition.assignment.strategy): it applies to"
+          + " RoutingGroupAssignor in the broker config (KIP-848, group.consumer.assignors);"
+          + " give each consumer its capacity with " + WEIGHT + " in its own config instead");
+    }
+    return parsed;
+  }
+
+  /**
+   * {@link #parse} for the broker-side {@link RoutingGroupAssignor}: the broker passes its whole
+   * config, of which only the {@code routing.assignor.*} keys are read; refuses the keys only the
+   * classic assignor reads ({@value #WEIGHT}, {@value #TOPIC_WEIGHTS},
+   * {@value #REBALANCE_PROTOCOL}).
+   *
+   * @throws ConfigException naming the property, the value and the rule, as {@link #parse} does,
+   *     and for a classic-only key
+   */
+  static RoutingAssignorConfig parseForBroker(Map<String, ?> configs) {
+    RoutingAssignorConfig parsed = parse(configs);
+    for (String key : List.of(WEIGHT, TOPIC_WEIGHTS, REBALANCE_PROTOCOL)) {
+      Object v = configs.get(key);
+      if (v != null) {
+        String why = switch (key) {
+          case WEIGHT -> "a broker-wide value cannot weigh one member; weigh static members"
+              + " (group.instance.id) here with " + INSTANCE_WEIGHTS;
+          case TOPIC_WEIGHTS -> "the broker-side assignor knows topics only by id, so per-topic"
+              + " weights are not supported with KIP-848";
+          default -> "under KIP-848 the group coordinator reconciles revocations itself, there"
+              + " is no EAGER or COOPERATIVE protocol to choose";
+        };
+        throw new ConfigException(key, v, "has no effect on RoutingGroupAssignor (KIP-848"
+            + " broker-side assignor); it applies to the classic RoutingAssignor, set in consumer"
+            + " configs with partition.assignment.strategy (group.protocol=classic); " + why);
+      }
+    }
+    return parsed;
   }
 
   /** The known key a typo most likely meant, or null: the producer config's suggestion rule. */

@@ -53,14 +53,18 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
   private volatile RoutingAssignorConfig config = RoutingAssignorConfig.defaults();
 
   /**
-   * Reads {@value RoutingAssignorConfig#INSTANCE_WEIGHTS} from the broker configs.
+   * Reads {@value RoutingAssignorConfig#INSTANCE_WEIGHTS} from the broker configs (the broker
+   * passes its whole config; keys outside {@code routing.assignor.*} are ignored).
    *
    * @throws org.apache.kafka.common.config.ConfigException naming the property, the value and the
-   *     rule, for a bad value
+   *     rule, for a bad value, an unknown {@code routing.assignor.*} key, or a key only the classic
+   *     {@link RoutingAssignor} reads ({@value RoutingAssignorConfig#WEIGHT},
+   *     {@value RoutingAssignorConfig#TOPIC_WEIGHTS},
+   *     {@value RoutingAssignorConfig#REBALANCE_PROTOCOL}), which would do nothing here
    */
   @Override
   public void configure(Map<String, ?> configs) {
-    this.config = RoutingAssignorConfig.parse(configs);
+    this.config = RoutingAssignorConfig.parseForBroker(configs);
   }
 
   @Override

@@ -91,7 +91,10 @@ public final class RoutingPartitioner implements Partitioner {
               lingerMs(configs.get(ProducerConfig.LINGER_MS_CONFIG)))
           : null;
     } catch (RoutingConfigException e) {
-      throw new ConfigException(e.property(), e.value(), e.rule());
+      // no value to show (a required key not given, or given as null): our own message, not
+      // Kafka's "Invalid value null for configuration ..."
+      throw e.value() == null ? new ConfigException(withAssignorKeys(e.getMessage()))
+          : new ConfigException(e.property(), e.value(), withAssignorKeys(e.rule()));
     }
   }
 
@@ -234,4 +237,20 @@ public final class RoutingPartitioner implements Partitioner {
 
   @Override
   public void close() {}
+
+  /**
+   * The spec's list of known properties, followed by the routing.assignor.* keys: a producer
+   * config may hold them (one client file for both sides), and this partitioner accepts and
+   * ignores them, so a full list must name them too.
+   */
+  static String withAssignorKeys(String rule) {
+    String list = ", known routing properties are [";
+    int at = rule.indexOf(list);
+    int end = at < 0 ? -1 : rule.indexOf(']', at);
+    if (end < 0) {
+      return rule;
+    }
+    return rule.substring(0, end + 1) + ", and the consumer assignors' keys, accepted and ignored"
+        + " here: " + RoutingAssignorConfig.KNOWN + rule.substring(end + 1);
+  }
 }

@@ -51,6 +51,12 @@ class RoutingAssignorTest {
         .containsExactly(RebalanceProtocol.COOPERATIVE, RebalanceProtocol.EAGER);
     assertThat(assignor(Map.of(RoutingAssignorConfig.REBALANCE_PROTOCOL, "eager")).supportedProtocols())
         .containsExactly(RebalanceProtocol.EAGER);
+    // case-insensitive, as Kafka reads its own enum configs (group.protocol, auto.offset.reset);
+    // docs/configuration.md names it as the exception to case-sensitive routing identifiers
+    assertThat(assignor(Map.of(RoutingAssignorConfig.REBALANCE_PROTOCOL, " EAGER ")).supportedProtocols())
+        .containsExactly(RebalanceProtocol.EAGER);
+    assertThat(assignor(Map.of(RoutingAssignorConfig.REBALANCE_PROTOCOL, "Cooperative"))
+        .supportedProtocols()).containsExactly(RebalanceProtocol.COOPERATIVE, RebalanceProtocol.EAGER);
   }
 
   @Test
@@ -209,6 +215,21 @@ class RoutingAssignorTest {
         .hasMessageContaining("routing.assignor.rebalance.protocol")
         .hasMessageContaining("sticky")
         .hasMessageContaining("[cooperative, eager]");
+  }
+
+  @Test
+  void brokerSideInstanceWeightsAreRefusedWithWhatToUseInstead() {
+    // before: accepted and never read, so a member kept weight 1 without a word
+    assertThatThrownBy(() -> assignor(Map.of(RoutingAssignorConfig.INSTANCE_WEIGHTS, "c1:2")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("routing.assignor.instance.weights")
+        .hasMessageContaining("c1:2")
+        .hasMessageContaining("has no effect on RoutingAssignor")
+        .hasMessageContaining("RoutingGroupAssignor")
+        .hasMessageContaining("routing.assignor.weight");
+    // the consumer-side keys still pass, and other consumer configs are ignored
+    assertThat(assignor(Map.of(RoutingAssignorConfig.WEIGHT, "2", "group.id", "g")).name())
+        .isEqualTo(RoutingAssignor.NAME);
   }
 
   @Test

@@ -147,6 +147,32 @@ class RoutingGroupAssignorTest {
   }
 
   @Test
+  void classicKeysInTheBrokerConfigAreRefusedNamingPropertyValueAndRule() {
+    // before: accepted and never read (the broker-side assignor has no userData, no topic names
+    // and no rebalance protocol choice), so the setting silently did nothing
+    Map<String, String> wrong = new LinkedHashMap<>();
+    wrong.put(RoutingAssignorConfig.WEIGHT, "3");
+    wrong.put(RoutingAssignorConfig.TOPIC_WEIGHTS, "orders:5");
+    wrong.put(RoutingAssignorConfig.REBALANCE_PROTOCOL, "eager");
+    wrong.forEach((key, value) -> assertThatThrownBy(
+        () -> new RoutingGroupAssignor().configure(Map.of(key, value)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining(key)
+        .hasMessageContaining(value)
+        .hasMessageContaining("has no effect on RoutingGroupAssignor (KIP-848 broker-side"
+            + " assignor)")
+        .hasMessageContaining("classic RoutingAssignor"));
+    assertThatThrownBy(() -> new RoutingGroupAssignor().configure(
+        Map.of(RoutingAssignorConfig.WEIGHT, "3")))
+        .hasMessageContaining("routing.assignor.instance.weights");
+    // the rest of a broker config is ignored, the broker-side key is read
+    RoutingGroupAssignor a = new RoutingGroupAssignor();
+    a.configure(Map.of("process.roles", "broker,controller", "group.consumer.assignors",
+        "uniform," + RoutingGroupAssignor.class.getName(), RoutingAssignorConfig.INSTANCE_WEIGHTS,
+        "big:2"));
+  }
+
+  @Test
   void nameMatchesTheClassicAssignor() {
     assertThat(new RoutingGroupAssignor().name()).isEqualTo(RoutingAssignor.NAME);
   }

@@ -185,6 +185,33 @@ class RoutingPartitionerTest {
         .hasMessageContaining("round-robin").hasMessageContaining("random");
   }
 
+  @Test
+  void unknownKeyListsTheAssignorKeysTheProducerAlsoAccepts() {
+    // before: the list named the 40-odd spec keys but not routing.assignor.*, which a producer
+    // config may hold (one shared client file) and the partitioner accepts and ignores
+    RoutingPartitioner shared = new RoutingPartitioner();
+    shared.configure(Map.of(RoutingAssignorConfig.WEIGHT, "2", RoutingSpec.PLACEMENT, "jump"));
+    assertThatThrownBy(() -> new RoutingPartitioner().configure(Map.of("routing.zzzzzzzz", "1")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("known routing properties are [")
+        .hasMessageContaining(RoutingSpec.SCHEME)
+        .hasMessageContaining("accepted and ignored here: [routing.assignor.instance.weights,"
+            + " routing.assignor.rebalance.protocol, routing.assignor.topic.weights,"
+            + " routing.assignor.weight]");
+    // with a near key the message stays short: the suggestion only
+    assertThatThrownBy(() -> new RoutingPartitioner().configure(Map.of("routing.shceme", "x")))
+        .message().contains("did you mean routing.scheme?").doesNotContain("routing.assignor");
+  }
+
+  @Test
+  void aMissingRequiredKeyIsNotSetRatherThanAnInvalidNull() {
+    assertThatThrownBy(() -> new RoutingPartitioner().configure(
+        Map.of(RoutingSpec.VERSION_GENERATIONS, "v1:kafka-murmur2")))
+        .isExactlyInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("routing.version.default is not set, must name a generation")
+        .message().doesNotContain("null");
+  }
+
   /** A real KafkaProducer (no broker needed to construct one) hands routing.* to configure. */
   @Test
   void realKafkaProducerRejectsBadRoutingConfigAtConstruction() {

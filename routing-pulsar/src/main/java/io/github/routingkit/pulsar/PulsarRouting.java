@@ -22,7 +22,8 @@ public final class PulsarRouting {
    * loadConf(Map)}. The builder's {@code hashingScheme} is then not used.
    *
    * <p>pulsar-client's {@code loadConf} rebuilds the configuration from its JSON form, which
-   * drops the message router (apache/pulsar#11727). The returned builder sets the router again
+   * drops the message router (pulsar-client 4.2; apache/pulsar#11727, closed as stale, asked for
+   * a router {@code loadConf} could set by class name). The returned builder sets the router again
    * after every {@code loadConf}. If the loaded map sets {@code messageRoutingMode} to anything
    * but {@code CustomPartition}, the map and the spec contradict each other: {@code create()}
    * then throws {@link PulsarClientException.InvalidConfigurationException} and {@code

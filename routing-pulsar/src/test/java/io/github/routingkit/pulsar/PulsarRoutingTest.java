@@ -39,7 +39,8 @@ class PulsarRoutingTest {
 
   @Test
   void theRealLoadConfDropsTheRouter() {
-    // the upstream behaviour this class guards against (apache/pulsar#11727)
+    // the upstream behaviour this class guards against (related: apache/pulsar#11727, a request
+    // for a router loadConf could set by class name, closed as stale)
     ProducerBuilder<String> b = client.newProducer(Schema.STRING).topic("t")
         .messageRoutingMode(MessageRoutingMode.CustomPartition)
         .messageRouter(new RoutingMessageRouter(RoutingSpec.defaults()));

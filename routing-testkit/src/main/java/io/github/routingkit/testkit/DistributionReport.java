@@ -362,15 +362,20 @@ public final class DistributionReport {
     return sb.toString();
   }
 
-  /** Returns the per-partition table as CSV: {@code partition,messages,share,ratio_to_mean}. */
+  /**
+   * Returns the per-partition table as CSV: {@code partition,messages,share,ratio_to_mean}. Each
+   * ratio is one division, {@code count * partitions / messages}, so it prints as the shortest
+   * decimal of the exact quotient ({@code 0.9765}, not {@code count / mean}'s
+   * {@code 0.9764999999999999}).
+   */
   public String toCsv() {
     StringBuilder sb = new StringBuilder("partition,messages,share,ratio_to_mean\n");
-    double mean = statistics.mean();
+    long messages = messages();
     for (int p = 0; p < partitions(); p++) {
       long c = statistics.count(p);
       sb.append(p).append(',').append(c).append(',')
-          .append(messages() == 0 ? 0.0 : (double) c / messages()).append(',')
-          .append(mean == 0 ? 0.0 : c / mean).append('\n');
+          .append(messages == 0 ? 0.0 : (double) c / messages).append(',')
+          .append(messages == 0 ? 0.0 : (double) c * partitions() / messages).append('\n');
     }
     return sb.toString();
   }

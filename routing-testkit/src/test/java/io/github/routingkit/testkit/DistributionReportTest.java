@@ -172,6 +172,20 @@ class DistributionReportTest {
   }
 
   @Test
+  void csvRatiosAreTheCorrectlyRoundedQuotient() {
+    // the counts of docs/cli.md's csv example (geonames 20k, country, 6 partitions); before:
+    // count / mean printed 0.9764999999999999 for 3255 / (20000 / 6)
+    long[] counts = {3255, 2386, 4137, 5691, 2829, 1702};
+    DistributionReport.Builder b = DistributionReport.observedBuilder("observed", 6);
+    for (int p = 0; p < counts.length; p++) {
+      b.add("k" + p, p, counts[p]);
+    }
+    assertThat(b.build().toCsv()).isEqualTo("partition,messages,share,ratio_to_mean\n"
+        + "0,3255,0.16275,0.9765\n1,2386,0.1193,0.7158\n2,4137,0.20685,1.2411\n"
+        + "3,5691,0.28455,1.7073\n4,2829,0.14145,0.8487\n5,1702,0.0851,0.5106\n");
+  }
+
+  @Test
   void textCsvAndJsonCarryTheNumbers() {
     DistributionReport r = DistributionReport.builder(KAFKA, 3).topK(2)
         .add("a", 5).add("b\"q", 3).add("c").build();

@@ -18,10 +18,16 @@ import org.apache.kafka.common.header.Header;
  *
  * <pre>{@code
  * interceptor.classes=io.github.routingkit.testkit.audit.KafkaAuditConsumerInterceptor
- * routingkit.audit.log=/var/log/app/audit.jsonl   # or routingkit.audit.recorder=<registered name>
- * routingkit.audit.consumer.id=worker-3           # optional: default client.id
- * routingkit.audit.subscription=kafka-group       # optional: default kafka-group with group.id, else kafka-assign
+ * # or routingkit.audit.recorder=<registered name>
+ * routingkit.audit.log=/var/log/app/audit.jsonl
+ * # optional: default client.id
+ * routingkit.audit.consumer.id=worker-3
+ * # optional: default kafka-group with group.id, else kafka-assign
+ * routingkit.audit.subscription=kafka-group
  * }</pre>
+ *
+ * <p>Comments go on their own line: in a {@code .properties} file {@code #} starts a comment only
+ * at the start of a line, so text after a value is part of the value.
  *
  * <p>Records without a stamp, and keyless records without an {@value AuditStamp#LOGICAL_KEY}
  * header, are passed through unrecorded. Never changes or drops records. The redelivery count is

@@ -13,8 +13,10 @@ import org.apache.kafka.common.header.Header;
  *
  * <pre>{@code
  * interceptor.classes=io.github.routingkit.testkit.audit.KafkaAuditProducerInterceptor
- * routingkit.audit.producer.id=checkout-7      # optional: default client.id + a random suffix
- * routingkit.audit.generation=v2               # optional: else the routing-version header, if any
+ * # optional: default client.id + a random suffix
+ * routingkit.audit.producer.id=checkout-7
+ * # optional: else the routing-version header, if any
+ * routingkit.audit.generation=v2
  * }</pre>
  *
  * <p>Adds one header of about 30-60 bytes per record; no lock, no I/O; 32 KiB per producer.

@@ -52,7 +52,12 @@ final class ConfigLint {
         + " choice): a retried transaction writes the same key elsewhere"),
     RK011("kafka-header-version-source", "a Kafka producer with RoutingPartitioner and"
         + " routing.version.source=header (or routing.canary.next.version.source=header), which"
-        + " RoutingPartitioner refuses at startup: a Partitioner sees no record headers");
+        + " RoutingPartitioner refuses at startup: a Partitioner sees no record headers"),
+    RK012("assignor-setting-wrong-protocol", "a Kafka consumer assignor setting its group"
+        + " protocol does not use: routing.assignor.* keys with group.protocol=consumer (KIP-848:"
+        + " the assignor runs on the broker), partition.assignment.strategy with"
+        + " group.protocol=consumer (kafka-clients refuses it), routing.assignor.instance.weights"
+        + " in a classic consumer (broker config only)");
 
     final String name;
     final String description;
@@ -75,6 +80,12 @@ final class ConfigLint {
   static final Set<String> ASSIGNOR_KEYS = Set.of("routing.assignor.weight",
       "routing.assignor.topic.weights", "routing.assignor.instance.weights",
       "routing.assignor.rebalance.protocol");
+
+  /** The broker-side key among {@link #ASSIGNOR_KEYS} (RoutingGroupAssignor, broker config). */
+  static final String INSTANCE_WEIGHTS = "routing.assignor.instance.weights";
+
+  /** RoutingGroupAssignor's name, as KIP-848 consumers give it in group.remote.assignor. */
+  static final String ROUTING_GROUP_ASSIGNOR_NAME = "routing";
 
   /** The Kafka adapter's partitioner class, as producers name it in partitioner.class. */
   static final String ROUTING_PARTITIONER = "io.github.routingkit.kafka.RoutingPartitioner";
@@ -145,13 +156,24 @@ final class ConfigLint {
         || !producerRouting.isEmpty());
     Map<String, String> consumerRouting = routing(consumer);
     consumerRouting.keySet().removeIf(k -> k.startsWith(RoutingSpec.ASSIGNOR_PREFIX));
+    // KIP-848 (group.protocol=consumer; kafka-clients reads the value case-insensitively): the
+    // assignor runs on the broker, named by group.remote.assignor, and the client may not set
+    // partition.assignment.strategy
+    boolean kip848 = kafka && "consumer".equalsIgnoreCase(get(consumer, "group.protocol"));
+    String strategy = get(consumer, "partition.assignment.strategy");
+    String remote = get(consumer, "group.remote.assignor");
+    if (kafka) {
+      assignorProtocol(consumer, consumerName, kip848, strategy, out);
+    }
     if (routesCustom) {
-      String strategy = get(consumer, "partition.assignment.strategy");
-      boolean routingAssignor = strategy != null && strategy.contains("io.github.routingkit.kafka");
+      boolean routingAssignor = kip848 ? ROUTING_GROUP_ASSIGNOR_NAME.equals(remote)
+          : strategy != null && strategy.contains("io.github.routingkit.kafka");
       // the consumer's spec: its routing.* keys (a RoutingKit assignor without any runs the
-      // default spec); null if they do not parse (RK002) or a Pulsar consumer has none
+      // default spec); null if they do not parse (RK002) or a Pulsar consumer has none; a KIP-848
+      // consumer's assignor runs on the broker, so its routing.* keys count only if it has some
       RoutingSpec consumerSpec = null;
-      if ((routingAssignor || !kafka) && (kafka || !consumerRouting.isEmpty())) {
+      if ((routingAssignor || !kafka)
+          && ((kafka && !kip848) || !consumerRouting.isEmpty())) {
         try {
           consumerSpec = RoutingSpec.parse(consumerRouting);
         } catch (RuntimeException e) {
@@ -161,7 +183,18 @@ final class ConfigLint {
       }
       String what = kafka ? "partitioner.class=" + pc : "messageRoutingMode="
           + (mode == null ? "(default) with routing.* keys" : mode);
-      if (kafka && !routingAssignor) {
+      if (kip848 && !routingAssignor) {
+        out.add(new Finding(Rule.RK003, Severity.WARNING, consumerName, "the producer sets " + what
+            + " but the consumer (group.protocol=consumer) leaves the assignment to the broker's "
+            + (remote == null ? "default assignor (group.remote.assignor is not set: the first of"
+            + " the brokers' group.consumer.assignors)" : "group.remote.assignor=" + remote)
+            + ": keys that move partition move consumer, and a skewed partitioner overloads the"
+            + " members that own the hot partitions", "review the assignment with the new"
+            + " partitioner (e.g. group.remote.assignor=routing, with"
+            + " io.github.routingkit.kafka.RoutingGroupAssignor in the brokers'"
+            + " group.consumer.assignors; partition.assignment.strategy cannot be set with"
+            + " group.protocol=consumer), and plan the cutover (routing resize --spec)"));
+      } else if (kafka && !routingAssignor) {
         out.add(new Finding(Rule.RK003, Severity.WARNING, consumerName, "the producer sets " + what
             + " but the consumer's partition.assignment.strategy is "
             + (strategy == null ? "the default" : strategy) + ": keys that move partition move"
@@ -254,12 +287,53 @@ final class ConfigLint {
         out.add(new Finding(Rule.RK010, Severity.ERROR, producerName, (kafka
             ? "transactional.id is set" : "enableTransaction=true") + " with " + impure
             + ", which is not a pure function of the key: a retried or replayed transaction"
-            + " writes the same record to another partition", "routing.keyless=round-robin (the"
-            + " default), and routing.hotkey.choice=value-hash (or no hot-key layer) for"
-            + " transactional producers"));
+            + " writes the same record to another partition", (kafka ? "routing.keyless="
+            + "kafka-sticky (the Kafka adapter's default) or round-robin" : "routing.keyless="
+            + "round-robin (the default)") + " instead of random, and routing.hotkey.choice="
+            + "value-hash (or no hot-key layer) for transactional producers"));
       }
     }
     return out;
+  }
+
+  /** RK012: assignor settings the consumer's group protocol does not use (Kafka only). */
+  private static void assignorProtocol(Properties consumer, String consumerName, boolean kip848,
+      String strategy, List<Finding> out) {
+    if (kip848 && strategy != null) {
+      out.add(new Finding(Rule.RK012, Severity.ERROR, consumerName, "partition.assignment.strategy="
+          + strategy + " with group.protocol=consumer: kafka-clients refuses the consumer when it"
+          + " is created (ConfigException: partition.assignment.strategy cannot be set when"
+          + " group.protocol=CONSUMER); the assignment runs on the broker", "remove it; choose the"
+          + " broker-side assignor with group.remote.assignor=routing"
+          + " (io.github.routingkit.kafka.RoutingGroupAssignor in the brokers'"
+          + " group.consumer.assignors), or keep group.protocol=classic"));
+    }
+    List<String> assignorKeys = new ArrayList<>();
+    for (String k : new TreeSet<>(consumer.stringPropertyNames())) {
+      if (ASSIGNOR_KEYS.contains(k) && (kip848 || k.equals(INSTANCE_WEIGHTS))) {
+        assignorKeys.add(k + "=" + get(consumer, k));
+      }
+    }
+    if (assignorKeys.isEmpty()) {
+      return;
+    }
+    if (kip848) {
+      out.add(new Finding(Rule.RK012, Severity.WARNING, consumerName, String.join(", ",
+          assignorKeys) + " with group.protocol=consumer: no RoutingKit assignor runs in a KIP-848"
+          + " consumer (the assignment runs on the broker), so the setting does nothing",
+          "remove it from the consumer; on the brokers, RoutingGroupAssignor weighs static members"
+          + " with routing.assignor.instance.weights=<group.instance.id>:<weight> (per-topic"
+          + " weights and the rebalance protocol have no KIP-848 counterpart)"));
+    } else {
+      boolean routingAssignor = strategy != null
+          && strategy.contains("io.github.routingkit.kafka.RoutingAssignor");
+      out.add(new Finding(Rule.RK012, routingAssignor ? Severity.ERROR : Severity.WARNING,
+          consumerName, String.join(", ", assignorKeys) + " in a classic consumer: it is a broker"
+          + " config key (RoutingGroupAssignor, group.protocol=consumer)" + (routingAssignor
+          ? "; RoutingAssignor refuses it when the consumer is created" : ", it does nothing here"),
+          "give each consumer its own routing.assignor.weight, or move it to the brokers' config"
+          + " for a group.protocol=consumer group"));
+    }
   }
 
   /**

@@ -60,6 +60,35 @@ class AuditCommandTest {
   }
 
   @Test
+  void theVerdictSaysWhichCausesIgnoreLetThrough() throws IOException {
+    // before: the ignored run printed the same "BROKEN" verdict as the failing one, with exit 0
+    Path broken = write("ignored.jsonl", lines(rec("a", 2, "c1", "Shared", 1),
+        rec("a", 1, "c2", "Shared", 2)));
+    Result ignored = run("audit", "--ignore", "WRONG_SUBSCRIPTION_TYPE", broken.toString());
+    assertThat(ignored.code()).isZero();
+    assertThat(ignored.out()).endsWith("verdict: per-key order BROKEN, causes:"
+        + " [WRONG_SUBSCRIPTION_TYPE] (ignored by --ignore: exit 0)" + System.lineSeparator());
+    Result other = run("audit", "--ignore", "REDELIVERY", broken.toString());
+    assertThat(other.code()).isEqualTo(1);
+    assertThat(other.out()).endsWith("verdict: per-key order BROKEN, causes:"
+        + " [WRONG_SUBSCRIPTION_TYPE]" + System.lineSeparator());
+    List<String> two = new ArrayList<>(lines(rec("a", 2, "c1", "Shared", 1),
+        rec("a", 1, "c2", "Shared", 2)));
+    two.addAll(lines(new AuditRecord("b", "p1", 2, 0, null, false, "orders", 5, "c1", "Key_Shared",
+        0, null, 3), new AuditRecord("b", "p1", 1, 0, null, false, "orders", 4, "c1", "Key_Shared",
+        0, null, 4)));
+    Result mixed = run("audit", "--ignore", "WRONG_SUBSCRIPTION_TYPE", write("mixed.jsonl", two)
+        .toString());
+    assertThat(mixed.code()).isEqualTo(1);
+    assertThat(mixed.out()).endsWith(" ([WRONG_SUBSCRIPTION_TYPE] ignored by --ignore;"
+        + " [KEYLESS_SEND] fail the check: exit 1)" + System.lineSeparator());
+    Path clean = write("clean-ignored.jsonl", lines(rec("a", 1, "c1", "Key_Shared", 1),
+        rec("a", 2, "c1", "Key_Shared", 2)));
+    assertThat(run("audit", "--ignore", "REDELIVERY", clean.toString()).out())
+        .endsWith("verdict: per-key order kept" + System.lineSeparator());
+  }
+
+  @Test
   void logsAreMergedByObservationTimeAndGzipIsRead() throws IOException {
     Path first = write("c1.jsonl", lines(rec("a", 1, "c1", "Key_Shared", 10),
         rec("a", 3, "c1", "Key_Shared", 30)));

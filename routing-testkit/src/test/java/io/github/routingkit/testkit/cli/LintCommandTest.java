@@ -126,6 +126,50 @@ class LintCommandTest {
   }
 
   @Test
+  void rk003Kip848ConsumersAreReviewedThroughTheBrokerSideAssignor() {
+    // before: RK003 told a group.protocol=consumer client to set partition.assignment.strategy,
+    // which kafka-clients refuses for that protocol
+    Result routing = lint("kafka/clean-producer.properties", "kafka/kip848-consumer.properties");
+    assertThat(routing.out()).doesNotContain("RK003")
+        .doesNotContain("partition.assignment.strategy=io.github.routingkit.kafka.RoutingAssignor");
+    Result broker = lint("kafka/clean-producer.properties",
+        "kafka/kip848-default-consumer.properties");
+    assertThat(findings(broker)).singleElement().asString().startsWith("WARNING RK003")
+        .contains("group.protocol=consumer")
+        .contains("group.remote.assignor is not set")
+        .contains("fix: review the assignment with the new partitioner (e.g."
+            + " group.remote.assignor=routing, with io.github.routingkit.kafka.RoutingGroupAssignor"
+            + " in the brokers' group.consumer.assignors")
+        .doesNotContain("partition.assignment.strategy=io.github");
+    assertThat(broker.code()).isZero();
+  }
+
+  @Test
+  void rk012AssignorSettingsTheGroupProtocolDoesNotUse() {
+    Result weight = lint("kafka/clean-producer.properties", "kafka/kip848-consumer.properties");
+    assertThat(findings(weight)).singleElement().asString()
+        .startsWith("WARNING RK012 assignor-setting-wrong-protocol (")
+        .contains("routing.assignor.weight=2 with group.protocol=consumer")
+        .contains("does nothing")
+        .contains("routing.assignor.instance.weights");
+    assertThat(weight.code()).isZero();
+    Result strategy = lint("kafka/clean-producer.properties",
+        "kafka/kip848-strategy-consumer.properties");
+    assertThat(strategy.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
+    assertThat(strategy.out()).contains("ERROR RK012")
+        .contains("partition.assignment.strategy cannot be set when group.protocol=CONSUMER")
+        .contains("fix: remove it; choose the broker-side assignor with"
+            + " group.remote.assignor=routing");
+    Result classic = lint("kafka/clean-producer.properties",
+        "kafka/instance-weights-consumer.properties");
+    assertThat(classic.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
+    assertThat(findings(classic)).singleElement().asString().startsWith("ERROR RK012")
+        .contains("routing.assignor.instance.weights=c1:2")
+        .contains("RoutingAssignor refuses it")
+        .contains("routing.assignor.weight");
+  }
+
+  @Test
   void rk004SharedSubscriptionOnlyWhenKeyOrderIsRequired() {
     Result r = lint("pulsar/clean-producer.properties", "pulsar/shared-consumer.properties",
         "--require-key-order");
@@ -179,7 +223,11 @@ class LintCommandTest {
         "kafka/clean-consumer.properties");
     assertThat(kafka.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
     assertThat(kafka.out()).contains("ERROR RK010").contains("routing.keyless=random")
-        .contains("routing.hotkey.choice=least-loaded");
+        .contains("routing.hotkey.choice=least-loaded")
+        // the Kafka adapter's default keyless policy is kafka-sticky, not round-robin
+        .contains("fix: routing.keyless=kafka-sticky (the Kafka adapter's default) or round-robin"
+            + " instead of random")
+        .doesNotContain("round-robin (the default)");
     Result pure = lint("kafka/transactional-pure-producer.properties",
         "kafka/clean-consumer.properties");
     assertThat(pure.out()).doesNotContain("RK010");
@@ -191,7 +239,8 @@ class LintCommandTest {
         .doesNotContain("RK001"); // canary keys are known routing.* keys, no typo finding
     Result pulsar = lint("pulsar/transactional-producer.properties",
         "pulsar/clean-consumer.properties", "--flavor", "pulsar");
-    assertThat(pulsar.out()).contains("ERROR RK010").contains("enableTransaction=true");
+    assertThat(pulsar.out()).contains("ERROR RK010").contains("enableTransaction=true")
+        .contains("fix: routing.keyless=round-robin (the default) instead of random");
   }
 
   @Test
