@@ -40,7 +40,9 @@ import org.apache.kafka.coordinator.group.api.assignor.SubscribedTopicDescriber;
  *       {@value RoutingAssignorConfig#INSTANCE_WEIGHTS} by {@code group.instance.id} (others weigh
  *       1). Topics are known only by id, so per-topic weights are not supported here.</li>
  *   <li>A subscribed topic the describer does not know ({@code numPartitions == -1}) is skipped;
- *       partitions the group spec marks not assignable are left out of the result.</li>
+ *       partitions the group spec marks not assignable are left out of the result. In a member's
+ *       current assignment, a topic the group does not know, a partition beyond the topic's count
+ *       and a null set (which no coordinator sends) claim nothing.</li>
  * </ul>
  *
  * <p>Thread-safe: immutable after {@link #configure}; the coordinator may call {@link #assign} from
@@ -379,6 +381,12 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
 
     @Override
     public void accept(Uuid u, Set<Integer> ps) {
+      if (ps == null) {
+        // not what a coordinator sends: read as no partition of that topic, and the member's map
+        // is rebuilt rather than handed back with the null in it
+        allAssignable[member] = false;
+        return;
+      }
       int size = ps.size();
       total[member] += size;
       boolean assignable = allAssignable[member] && size > 0; // an empty set is left out of a rebuilt one
