@@ -1,5 +1,6 @@
 package io.github.routingkit.assignment;
 
+import io.github.routingkit.property.Fuzz;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -21,37 +22,8 @@ import org.junit.jupiter.api.Test;
  */
 class HostileGroupStateFuzzTest {
 
-  static final long SECONDS = Long.getLong("fuzz.seconds", 3);
-
-  interface Case {
-    void run(long seed) throws Exception;
-  }
-
-  static void fuzz(String name, Case c) {
-    Long one = Long.getLong("fuzz.seed");
-    long deadline = System.nanoTime() + SECONDS * 1_000_000_000L;
-    long seed = one != null ? one : Long.getLong("fuzz.base", 20_261_201L);
-    int n = 0;
-    long worstMs = 0;
-    long worstSeed = 0;
-    do {
-      long s = seed + n;
-      long t0 = System.nanoTime();
-      try {
-        c.run(s);
-      } catch (Throwable e) {
-        throw new AssertionError(name + " failed at -Dfuzz.seed=" + s + " after " + n
-            + " cases: " + e, e);
-      }
-      long ms = (System.nanoTime() - t0) / 1_000_000;
-      if (ms > worstMs) {
-        worstMs = ms;
-        worstSeed = s;
-      }
-      n++;
-    } while (one == null && System.nanoTime() < deadline);
-    System.out.println("FUZZ " + name + ": " + n + " cases held, slowest " + worstMs
-        + " ms at seed " + worstSeed);
+  static void fuzz(String name, Fuzz.Case c) {
+    Fuzz.run(name, c);
   }
 
   // ---------------------------------------------------------------- generator

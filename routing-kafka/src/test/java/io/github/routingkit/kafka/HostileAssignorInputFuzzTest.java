@@ -3,6 +3,7 @@ package io.github.routingkit.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.routingkit.assignment.PartitionRef;
+import io.github.routingkit.property.Fuzz;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,28 +37,8 @@ import org.junit.jupiter.api.Test;
  * classic assignor's broken metadata, subscriptions and userData. Seeded; failures name the seed.
  */
 class HostileAssignorInputFuzzTest {
-  static final long SECONDS = Long.getLong("fuzz.seconds", 3);
-
-  interface Case {
-    void run(long seed) throws Exception;
-  }
-
-  static void fuzz(String name, Case c) {
-    Long one = Long.getLong("fuzz.seed");
-    long deadline = System.nanoTime() + SECONDS * 1_000_000_000L;
-    long seed = one != null ? one : Long.getLong("fuzz.base", 20_261_201L);
-    int n = 0;
-    do {
-      long s = seed + n;
-      try {
-        c.run(s);
-      } catch (Throwable e) {
-        throw new AssertionError(name + " failed at -Dfuzz.seed=" + s + " after " + n
-            + " cases: " + e, e);
-      }
-      n++;
-    } while (one == null && System.nanoTime() < deadline);
-    System.out.println("FUZZ " + name + ": " + n + " cases held");
+  static void fuzz(String name, Fuzz.Case c) {
+    Fuzz.run(name, c);
   }
 
   static void check(boolean ok, String what) {
