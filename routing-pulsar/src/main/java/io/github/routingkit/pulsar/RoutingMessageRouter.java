@@ -86,9 +86,9 @@ public final class RoutingMessageRouter implements MessageRouter {
   /**
    * How core reads a Pulsar message: the key is its text ({@code getKey()}, what Pulsar's own
    * routers hash), the value {@code getData()} (a copy, fetched only for routers that need it), a
-   * header a message property.
+   * header a message property. Package-private for the tests that route through the generic line.
    */
-  private static final MessageView<Message<?>> MESSAGE = new MessageView<>() {
+  static final MessageView<Message<?>> MESSAGE = new MessageView<>() {
     @Override
     public CharSequence keyText(Message<?> message) {
       return message.hasKey() ? message.getKey() : null;

@@ -1,7 +1,6 @@
 package io.github.routingkit.pulsar;
 
 import io.github.routingkit.KeyRouter;
-import io.github.routingkit.MessageView;
 import io.github.routingkit.config.RoutingSpec;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
@@ -39,28 +38,6 @@ class MessageRouterHostileInputTest {
         });
   }
 
-  static final MessageView<Message<?>> VIEW = new MessageView<>() {
-    @Override
-    public CharSequence keyText(Message<?> message) {
-      return message.hasKey() ? message.getKey() : null;
-    }
-
-    @Override
-    public byte[] keyBytes(Message<?> message) {
-      return null;
-    }
-
-    @Override
-    public byte[] value(Message<?> message) {
-      return message.getData();
-    }
-
-    @Override
-    public String header(Message<?> message, String name) {
-      return message.getProperty(name);
-    }
-  };
-
   static String outcome(MessageRouter r, Message<?> m, TopicMetadata t) {
     try {
       return "p" + r.choosePartition(m, t);
@@ -95,7 +72,7 @@ class MessageRouterHostileInputTest {
         String p = outcome(pulsar, m, t);
         String g;
         try {
-          g = "p" + generic.partitionOf(m, VIEW, n);
+          g = "p" + generic.partitionOf(m, RoutingMessageRouter.MESSAGE, n);
         } catch (RuntimeException e) {
           g = e.getClass().getSimpleName();
         }
