@@ -94,35 +94,17 @@ final class EqualSubscriptionsWithoutRacks {
     long[] seen = new long[(partitionCount + 63) >>> 6];
     long[] contested = null;
     int[][] won = new int[n][];
-    OwnedPartitions.Sink sink = new OwnedPartitions.Sink() {
+    ClaimReader reader = new ClaimReader(sortedTopic, topicIndex) {
       @Override
-      public void accept(int topic, int[] ps, int count) {
-        accept(topic, ps, 0, count);
-      }
-
-      @Override
-      public void accept(int topic, int[] ps, int from, int to) {
-        if (topic >= 0 && topic < sortedTopic.length) {
-          java.util.Objects.checkFromToIndex(from, to, ps.length);
-          claims.block(sortedTopic[topic], ps, from, to);
-        }
+      void claims(int t, int[] ps, int from, int to) {
+        claims.block(t, ps, from, to);
       }
     };
     for (int i = 0; i < n; i++) {
       claims.begin();
-      String lastTopic = null;
-      int t = -1;
-      for (PartitionRef ref : mem[i].ownedPartitions()) {
-        if (!ref.topic().equals(lastTopic)) {
-          lastTopic = ref.topic();
-          Integer ti = topicIndex.get(lastTopic);
-          t = ti == null ? -1 : ti;
-          claims.startBlock(t);
-        }
-        claims.add(t, ref.partition());
-      }
+      reader.read(mem[i].ownedPartitions());
       if (owned != null) {
-        owned.forEachOwned(inputPosition[i], sink);
+        owned.forEachOwned(inputPosition[i], reader);
       }
       int[] c = claims.finish();
       for (int gp : c) {
@@ -328,7 +310,6 @@ final class EqualSubscriptionsWithoutRacks {
     private int blocks;
     private boolean blocksAscending; // every block strictly ascending
     private boolean inOrder; // the whole buffer strictly ascending
-    private int last;
 
     Claims(AssignableTopic[] tps, int[] offset, boolean[] subscribed) {
       this.tps = tps;
@@ -343,21 +324,16 @@ final class EqualSubscriptionsWithoutRacks {
       blocks = 0;
       blocksAscending = true;
       inOrder = true;
-      last = -1;
     }
 
-    /** The following claims are of topic {@code t} (or of none, if {@code t < 0}). */
-    void startBlock(int t) {
-      if (t < 0 || !subscribed[t]) {
-        return;
-      }
+    /** The following claims are of subscribed topic {@code t}. */
+    private void startBlock(int t) {
       if (blocks == blockStart.length) {
         blockStart = Arrays.copyOf(blockStart, blocks * 2);
         blockTopic = Arrays.copyOf(blockTopic, blocks * 2);
       }
       blockStart[blocks] = len;
       blockTopic[blocks++] = t;
-      last = -1;
     }
 
     /** A block of claims {@code ps[from..to)} of topic {@code t >= 0}. */
@@ -392,25 +368,6 @@ final class EqualSubscriptionsWithoutRacks {
         inOrder = false;
       }
       len = l;
-    }
-
-    /** One claim of topic {@code t} (the topic of the current block, or negative for none). */
-    void add(int t, int p) {
-      if (t < 0 || !subscribed[t] || p < 0 || p >= tps[t].partitions()) {
-        return;
-      }
-      int gp = offset[t] + p;
-      if (gp <= last) {
-        blocksAscending = false;
-      }
-      if (len > 0 && gp <= buf[len - 1]) {
-        inOrder = false;
-      }
-      last = gp;
-      if (len == buf.length) {
-        buf = Arrays.copyOf(buf, len * 2);
-      }
-      buf[len++] = gp;
     }
 
     int[] finish() {

@@ -79,7 +79,7 @@ final class GroupIndex {
     // Members usually share one topic set instance (the adapters intern them): one BitSet each,
     // read-only after this constructor.
     Map<Set<String>, BitSet> bySet = new IdentityHashMap<>();
-    ClaimSink claims = new ClaimSink(sortedTopic);
+    ClaimSink claims = new ClaimSink(sortedTopic, topicIndex);
     for (int i = 0; i < m; i++) {
       subscribed[i] = bySet.computeIfAbsent(mem[i].topics(), names -> {
         BitSet b = new BitSet(tc);
@@ -94,21 +94,10 @@ final class GroupIndex {
       // ownerGen holds generation + 2 (clamped), so 0 means unclaimed.
       int gen = mem[i].generation();
       int g2 = gen < -1 ? 1 : gen > Integer.MAX_VALUE - 2 ? Integer.MAX_VALUE : gen + 2;
-      String lastTopic = null;
-      int t = -1;
-      for (PartitionRef ref : mem[i].ownedPartitions()) {
-        if (!ref.topic().equals(lastTopic)) {
-          lastTopic = ref.topic();
-          Integer ti = topicIndex.get(lastTopic);
-          t = ti == null ? -1 : ti;
-        }
-        if (t >= 0 && ref.partition() < tps[t].partitions()) {
-          claim(i, t, ref.partition(), g2);
-        }
-      }
+      claims.member = i;
+      claims.g2 = g2;
+      claims.read(mem[i].ownedPartitions());
       if (owned != null) {
-        claims.member = i;
-        claims.g2 = g2;
         owned.forEachOwned(inputPosition[i], claims);
       }
     }
@@ -264,33 +253,22 @@ final class GroupIndex {
     }
   }
 
-  /** Hands the claims {@link OwnedPartitions} reports for one member to {@link #claim}. */
-  private final class ClaimSink implements OwnedPartitions.Sink {
-    private final int[] sortedTopic;
+  /** Hands one member's claims to {@link #claim}, those within the topic's range. */
+  private final class ClaimSink extends ClaimReader {
     int member;
     int g2;
 
-    ClaimSink(int[] sortedTopic) {
-      this.sortedTopic = sortedTopic;
+    ClaimSink(int[] sortedTopic, Map<String, Integer> topicIndex) {
+      super(sortedTopic, topicIndex);
     }
 
     @Override
-    public void accept(int topic, int[] partitions, int count) {
-      accept(topic, partitions, 0, count);
-    }
-
-    @Override
-    public void accept(int topic, int[] ps, int from, int to) {
-      if (topic < 0 || topic >= sortedTopic.length) {
-        return;
-      }
-      java.util.Objects.checkFromToIndex(from, to, ps.length);
-      int st = sortedTopic[topic];
-      int n = tps[st].partitions();
+    void claims(int t, int[] ps, int from, int to) {
+      int n = tps[t].partitions();
       for (int j = from; j < to; j++) {
         int p = ps[j];
         if (p >= 0 && p < n) {
-          claim(member, st, p, g2);
+          claim(member, t, p, g2);
         }
       }
     }
