@@ -51,8 +51,9 @@ interface MaxKeyQueue {
   /**
    * A bucket queue: one bit set of the elements per key value in {@code [1, maxKey]} (bit {@code s}
    * for the element at position {@code s} of the ascending {@code elements}, so the first set bit
-   * is the smallest element), a count and a first-non-empty-word hint per bucket, and a pointer at
-   * or above the largest non-empty bucket.
+   * is the smallest element), a count and a first-non-empty-word hint per bucket, a pointer at
+   * or above the largest non-empty bucket, and the last answer of {@link #top} until the set
+   * changes (a placement asks each of a partition's racks, and changes one).
    *
    * <p>Cost: {@link #add}, {@link #remove} and {@link #update} are {@code O(1)}; {@link #top}
    * walks the pointer down past empty buckets and the hint past empty words, each step undone
@@ -76,6 +77,8 @@ interface MaxKeyQueue {
     private final int[] firstWord; // no set bit of bucket b before word firstWord[b]
     private final long maxKey;
     private int max = -1; // no bucket above max is non-empty
+    private int top = -1; // the answer of top() while valid
+    private boolean valid = true;
 
     /**
      * The memory of a bucket queue over {@code n} elements with keys up to {@code maxKey}, in
@@ -148,6 +151,7 @@ interface MaxKeyQueue {
       }
       int b = (int) (k - 1);
       bucketOf[s] = b;
+      valid = false;
       int w = s >>> 6;
       bits[b * words + w] |= 1L << s;
       count[b]++;
@@ -164,18 +168,23 @@ interface MaxKeyQueue {
       if (b >= 0) {
         bits[b * words + (s >>> 6)] &= ~(1L << s);
         count[b]--;
+        valid = false;
       }
     }
 
     @Override
     public int top() {
+      if (valid) {
+        return top;
+      }
       int b = max;
       while (b >= 0 && count[b] == 0) {
         b--;
       }
       max = b;
+      valid = true;
       if (b < 0) {
-        return -1;
+        return top = -1;
       }
       int base = b * words;
       int w = firstWord[b];
@@ -183,7 +192,7 @@ interface MaxKeyQueue {
         w++;
       }
       firstWord[b] = w;
-      return elements[(w << 6) + Long.numberOfTrailingZeros(bits[base + w])];
+      return top = elements[(w << 6) + Long.numberOfTrailingZeros(bits[base + w])];
     }
   }
 
