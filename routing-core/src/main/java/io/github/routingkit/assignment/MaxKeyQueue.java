@@ -55,13 +55,16 @@ interface MaxKeyQueue {
    * or above the largest non-empty bucket, and the last answer of {@link #top} until the set
    * changes (a placement asks each of a partition's racks, and changes one).
    *
-   * <p>Cost: {@link #add}, {@link #remove} and {@link #update} are {@code O(1)}; {@link #top}
-   * walks the pointer down past empty buckets and the hint past empty words, each step undone
-   * only by a later add or raise, so a sequence of operations costs {@code O(ops + maxKey)} plus
-   * {@code O(words)} per raise or add into a bucket below its hint. Memory: {@link #cost} longs
-   * ({@code maxKey * (ceil(n / 64) + 1)} for {@code n} elements) plus {@code 2n} ints, all at
-   * construction. A key above {@code maxKey} is a caller bug and throws
-   * {@link IllegalStateException}.
+   * <p>Cost: {@link #add}, {@link #remove} and {@link #update} are {@code O(1)}. {@link #top} is
+   * {@code O(1)} while its last answer holds, else it walks the pointer down past empty buckets and
+   * the top bucket's hint past empty words: the pointer only rises to a placed key, so its walks
+   * total {@code O(maxKey)} plus the sum of the raises; a hint only falls to the word of a placed
+   * bit, so its walks total at most {@code ceil(n / 64)} per such placement (in
+   * {@link PartitionSelector} members leave the top bucket and enter the next one in ascending
+   * order, and the hints mostly move forward). Memory: {@link #cost} longs
+   * ({@code maxKey * (ceil(n / 64) + 1)} for {@code n} elements: bit sets, counts, hints) plus
+   * {@code n} ints, all at construction; the {@code slot} array is the caller's. A key above
+   * {@code maxKey} is a caller bug and throws {@link IllegalStateException}. Not thread-safe.
    */
   final class Buckets implements MaxKeyQueue {
     private static final int ABSENT = -2;
@@ -196,12 +199,15 @@ interface MaxKeyQueue {
     }
   }
 
-  /** The same answers from an {@link IntHeap}: {@code O(log n)} per update, memory {@code 2n} ints. */
+  /**
+   * The same answers from an {@link IntHeap} over elements in {@code [0, capacity)}:
+   * {@code O(log n)} per update, memory {@code 2 * capacity} ints. Not thread-safe.
+   */
   final class Heap implements MaxKeyQueue {
     private final long[] key;
     private final IntHeap heap;
 
-    /** A heap for elements in {@code [0, capacity)}, initially empty. */
+    /** An empty queue for elements in {@code [0, capacity)}. */
     Heap(long[] key, int capacity) {
       this.key = key;
       this.heap = new IntHeap(capacity,
