@@ -39,9 +39,10 @@ interface MaxKeyQueue {
    * @param slot scratch shared by queues over disjoint element sets, length {@code key.length}
    */
   static MaxKeyQueue of(long[] key, int[] elements, int[] slot, long maxKey, long budget) {
-    MaxKeyQueue q = Buckets.cost(elements.length, maxKey) <= budget
-        ? new Buckets(key, elements, slot, maxKey)
-        : new Heap(key, key.length);
+    if (Buckets.cost(elements.length, maxKey) <= budget) {
+      return new Buckets(key, elements, slot, maxKey);
+    }
+    Heap q = new Heap(key, key.length);
     for (int e : elements) {
       q.add(e);
     }
@@ -94,6 +95,7 @@ interface MaxKeyQueue {
       return range > Integer.MAX_VALUE || range * words > Integer.MAX_VALUE ? Long.MAX_VALUE : c;
     }
 
+    /** A queue holding all of {@code elements}, keyed as {@code key} is now. */
     Buckets(long[] key, int[] elements, int[] slot, long maxKey) {
       this.key = key;
       this.slot = slot;
@@ -106,9 +108,9 @@ interface MaxKeyQueue {
       this.firstWord = new int[range];
       java.util.Arrays.fill(firstWord, words);
       this.bucketOf = new int[elements.length];
-      java.util.Arrays.fill(bucketOf, ABSENT);
       for (int s = 0; s < elements.length; s++) {
         slot[elements[s]] = s;
+        place(s, key[elements[s]]);
       }
     }
 

@@ -146,11 +146,7 @@ class MaxKeyQueueProperties {
   }
 
   static MaxKeyQueue buckets(long[] key, int[] elements, int[] slot, long maxKey) {
-    MaxKeyQueue q = new MaxKeyQueue.Buckets(key, elements, slot, maxKey);
-    for (int e : elements) {
-      q.add(e);
-    }
-    return q;
+    return new MaxKeyQueue.Buckets(key, elements, slot, maxKey);
   }
 
   @Test
