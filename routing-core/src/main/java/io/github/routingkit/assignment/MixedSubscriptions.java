@@ -50,6 +50,7 @@ final class MixedSubscriptions {
     BalanceChains chain = new BalanceChains(s);
     balance(s, chain);
     handBack(s, chain);
+    MoveMinimizer.apply(s);
     selectPartitions(s);
   }
 
