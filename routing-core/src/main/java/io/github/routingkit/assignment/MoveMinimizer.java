@@ -18,10 +18,14 @@ package io.github.routingkit.assignment;
  *
  * <p>Exact only where every topic of the part has the same weight (counts are then loads divided
  * by that weight), so it runs only there. Member weights are respected through the criterion.
- * Cheap path: when every owned partition is already kept nothing runs. All work (arc
- * relaxations, arc building) is charged to a budget of {@code 64*S + 65536} for {@code S} slots;
+ * Cheap paths: when every owned partition is already kept nothing runs, and totals whose bound
+ * {@code sum_k min(L_k, owned_k)} cannot beat the best found are not solved. All work (arc
+ * relaxations, arc building) is charged to a budget of {@code 64*S + 2^20} for {@code S} slots;
  * a solve that would overrun it is dropped and the best complete solution found so far stands,
- * so the step adds {@code O(S)} and is deterministic. Not thread-safe: one per assign call.
+ * and where one solve alone (about members x arcs relaxations) would overrun it the step does
+ * not start, so it adds {@code O(S + 2^20)} and is deterministic. In practice that is groups of
+ * up to about a hundred members; larger ones keep the result of the chain searches. Not
+ * thread-safe: one per assign call.
  */
 final class MoveMinimizer {
   private final SubscriptionSlots s;
@@ -78,7 +82,7 @@ final class MoveMinimizer {
     inQueue = new boolean[nodes];
     queue = new int[nodes + 1];
     x = new int[s.slots];
-    budget = 64L * s.slots + 65_536;
+    budget = budgetFor(s);
   }
 
   /** Replaces {@code s.cnt} and {@code s.load} by counts that keep more owned partitions, if any. */
@@ -98,18 +102,36 @@ final class MoveMinimizer {
     if (kept == owned) {
       return; // nothing owned moves: minimal
     }
+    // One solve augments about once per member, each over the arcs; where that alone would overrun
+    // the budget the search could not finish one solve, so it does not start.
+    long arcs = 2L * (s.members + s.topics + 2L * s.slots);
+    if ((long) s.members * arcs > budgetFor(s)) {
+      return;
+    }
     new MoveMinimizer(s, c).run(kept, owned);
+  }
+
+  private static long budgetFor(SubscriptionSlots s) {
+    return 64L * s.slots + (1 << 20);
   }
 
   private void run(int kept, int owned) {
     int[] total = new int[n];
+    int[] ownedBy = new int[n];
     for (int q = 0; q < s.slots; q++) {
       total[s.slotMember[q]] += s.cnt[q];
+      ownedBy[s.slotMember[q]] += s.own[q];
+    }
+    // No assignment with totals L keeps more than bound(L) = sum_k min(L_k, owned_k).
+    int bound = 0;
+    for (int k = 0; k < n; k++) {
+      bound += Math.min(total[k], ownedBy[k]);
     }
     int[] best = null;
     int[] bestTotal = null;
     int bestKept = kept;
-    int r = solve(total);
+    // The totals found first: only worth a solve if their bound leaves room.
+    int r = bound > kept ? solve(total) : kept;
     if (r > bestKept) {
       bestKept = r;
       best = x.clone();
@@ -124,6 +146,10 @@ final class MoveMinimizer {
           if (a == b || total[b] == 0) {
             continue;
           }
+          int moved = bound + (total[a] < ownedBy[a] ? 1 : 0) - (total[b] <= ownedBy[b] ? 1 : 0);
+          if (moved <= bestKept) {
+            continue; // these totals cannot keep more
+          }
           total[a]++;
           total[b]--;
           r = solve(total);
@@ -136,6 +162,7 @@ final class MoveMinimizer {
             bestKept = r;
             best = x.clone();
             bestTotal = total.clone();
+            bound = moved;
             improved = true;
             continue search;
           }

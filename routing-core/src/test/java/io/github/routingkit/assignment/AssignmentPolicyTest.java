@@ -257,13 +257,53 @@ class AssignmentPolicyTest {
   }
 
   /**
+   * Right totals, wrong topic given up (ratchet seed 196): t0 has 1 partition, t1 3, t2 2; a
+   * owns t0-0 and t1-2, d owns t1-0, t2-0, t2-1; b subscribes to t0 and t2, c and d to t1 and
+   * t2. The totals 2/1/1/2 are right, but before MoveMinimizer d kept both t2 partitions and gave
+   * up t1-0 while a gave up t0-0 to b (2 moves); keeping t0-0 with a and handing b t2-0 moves one.
+   */
+  @Test
+  void nonEqualCountsGiveUpTheTopicThatKeepsMost() {
+    List<GroupMember> ms = List.of(
+        GroupMember.of("a", Set.of("t0", "t1", "t2")).withOwned(List.of(p("t0", 0), p("t1", 2)), 1),
+        GroupMember.of("b", Set.of("t0", "t2")),
+        GroupMember.of("c", Set.of("t1", "t2")),
+        GroupMember.of("d", Set.of("t1", "t2")).withOwned(List.of(p("t1", 0), p("t2", 0), p("t2", 1)), 1));
+    RebalanceResult r = AssignmentPolicy.assign(ms, List.of(AssignableTopic.of("t0", 1),
+        AssignableTopic.of("t1", 3), AssignableTopic.of("t2", 2)), RebalanceMode.EAGER);
+    assertThat(kafkaBalanced(ms, r)).as("%s", r.byMember()).isTrue();
+    assertThat(ownedMoved(ms, r)).as("%s", r.byMember()).isEqualTo(1);
+  }
+
+  /**
+   * Other totals move fewer (ratchet seed 275): t0 and t1 have 4 partitions each; a owns t0-0,
+   * t0-1, t0-3 and t1-0, b (t1 only) owns t1-2, c owns t0-2 and t1-1, d owns nothing. With totals
+   * 2/2/2/2 two of a's move; with 3/1/2/2 (b holds only its own t1-2, balanced because a holds no
+   * t1 partition) only t1-0 moves. Before MoveMinimizer, two moved.
+   */
+  @Test
+  void nonEqualTotalsThatKeepMoreAreFound() {
+    List<GroupMember> ms = List.of(
+        GroupMember.of("a", Set.of("t0", "t1"))
+            .withOwned(List.of(p("t0", 0), p("t0", 1), p("t0", 3), p("t1", 0)), 1),
+        GroupMember.of("b", Set.of("t1")).withOwned(List.of(p("t1", 2)), 1),
+        GroupMember.of("c", Set.of("t0", "t1")).withOwned(List.of(p("t0", 2), p("t1", 1)), 1),
+        GroupMember.of("d", Set.of("t0", "t1")));
+    RebalanceResult r = AssignmentPolicy.assign(ms, List.of(AssignableTopic.of("t0", 4),
+        AssignableTopic.of("t1", 4)), RebalanceMode.EAGER);
+    assertThat(kafkaBalanced(ms, r)).as("%s", r.byMember()).isTrue();
+    assertThat(ownedMoved(ms, r)).as("%s", r.byMember()).isEqualTo(1);
+    assertThat(r.partitionsOf("a")).containsExactlyInAnyOrder(p("t0", 0), p("t0", 1), p("t0", 3));
+  }
+
+  /**
    * A ratchet over 5,000 seeded tiny groups with non-equal subscriptions (3-4 members, 2-3
    * topics, at most 9 partitions, random owned partitions): in how many does the policy move more
    * owned partitions than the fewest any assignment balanced by Kafka's criterion needs (found
    * by trying every assignment)? Fails if more than documented; a failure prints the first seeds.
    */
   @Test
-  void nonEqualMovesAreTheMinimumInAlmostEveryTinyGroup() {
+  void nonEqualMovesAreTheMinimumInEveryTinyGroup() {
     int tried = 0;
     List<String> above = new ArrayList<>();
     for (long seed = 0; seed < 5_000; seed++) {
