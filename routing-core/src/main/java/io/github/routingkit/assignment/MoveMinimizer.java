@@ -10,14 +10,20 @@ package io.github.routingkit.assignment;
  * it bringing their loads per weight closer ({@link SubscriptionSlots#improves}); that fixes the
  * allowed (member, topic) pairs. Choosing counts {@code x_it} on them with {@code sum_t x_it =
  * L_i}, {@code sum_i x_it = P_t} that maximise the kept partitions {@code sum min(x_it, own_it)}
- * is a min-cost flow on the member-by-topic graph (two arcs per allowed pair: capacity
- * {@code own_it} at cost -1, unbounded at cost 0), solved by successive shortest paths. The
+ * is a min-cost flow on the member-by-topic graph, solved by successive shortest paths: per
+ * allowed pair an arc of capacity {@code own_it} at cost {@code -K}, one up to the count the
+ * earlier phases chose at cost 0 and an unbounded one at cost 1, with {@code K} above the number
+ * of partitions, so the flow keeps the most owned partitions and among those stays nearest the
+ * earlier counts (which carry the fill's order: most constrained topics first). The
  * local search then moves one unit of total from one member to another ({@code L_a + 1},
  * {@code L_b - 1}, pairs in canonical order) and keeps the new totals when their flow is
  * feasible (still balanced) and keeps strictly more; it repeats until no pair helps.
  *
  * <p>Exact only where every topic of the part has the same weight (counts are then loads divided
  * by that weight), so it runs only there. Member weights are respected through the criterion.
+ * It does not run where members have racks: there the placement inside each topic that follows
+ * the counts is rack-local and re-aligns owned partitions, and counts chosen for stickiness
+ * alone can leave it fewer rack-local choices (docs/kafka.md, "Sticky").
  * Cheap paths: when every owned partition is already kept nothing runs, and totals whose bound
  * {@code sum_k min(L_k, owned_k)} cannot beat the best found are not solved. All work (arc
  * relaxations, arc building) is charged to a budget of {@code 64*S + 2^20} for {@code S} slots;
@@ -46,9 +52,12 @@ final class MoveMinimizer {
   private final int[] keptArc;
   /** Per topic, the subscriber with the lowest {@code (2L + c) / w} under the totals solved. */
   private final int[] lowest;
+  private final int[] stayArc;
   private final int[] freeArc;
+  /** The counts the earlier phases chose; among assignments that keep as many, the flow stays near them. */
+  private final int[] before;
   // Shortest paths.
-  private final int[] dist;
+  private final long[] dist;
   private final int[] prevArc;
   private final boolean[] inQueue;
   private final int[] queue;
@@ -68,7 +77,7 @@ final class MoveMinimizer {
       partitions[s.slotTopic[q]] += s.cnt[q];
     }
     load = new long[n];
-    int maxArcs = 2 * (n + topics + 2 * s.slots);
+    int maxArcs = 2 * (n + topics + 3 * s.slots);
     head = new int[nodes];
     next = new int[maxArcs];
     to = new int[maxArcs];
@@ -76,8 +85,10 @@ final class MoveMinimizer {
     cost = new int[maxArcs];
     keptArc = new int[s.slots];
     lowest = new int[topics];
+    stayArc = new int[s.slots];
     freeArc = new int[s.slots];
-    dist = new int[nodes];
+    before = s.cnt.clone();
+    dist = new long[nodes];
     prevArc = new int[nodes];
     inQueue = new boolean[nodes];
     queue = new int[nodes + 1];
@@ -87,6 +98,11 @@ final class MoveMinimizer {
 
   /** Replaces {@code s.cnt} and {@code s.load} by counts that keep more owned partitions, if any. */
   static void apply(SubscriptionSlots s) {
+    if (s.g.rackCount > 0) {
+      // Counts that keep more owned partitions can leave fewer rack-local choices to the
+      // placement that follows, and re-alignment then moves partitions in a later rebalance.
+      return;
+    }
     long c = s.cost(0);
     for (int j = 1; j < s.topics; j++) {
       if (s.cost(j) != c) {
@@ -104,7 +120,7 @@ final class MoveMinimizer {
     }
     // One solve augments about once per member, each over the arcs; where that alone would overrun
     // the budget the search could not finish one solve, so it does not start.
-    long arcs = 2L * (s.members + s.topics + 2L * s.slots);
+    long arcs = 2L * (s.members + s.topics + 3L * s.slots);
     if ((long) s.members * arcs > budgetFor(s)) {
       return;
     }
@@ -202,6 +218,8 @@ final class MoveMinimizer {
       addArc(0, 1 + k, total[k], 0);
       demand += total[k];
     }
+    // A kept partition outweighs any number of units beyond the earlier counts (at most demand).
+    int keepCost = demand + 1;
     for (int j = 0; j < topics; j++) {
       addArc(1 + n + j, sink, partitions[j], 0);
       // The subscriber of j that would gain most from one more partition (lowest (2L + c) / w).
@@ -216,6 +234,7 @@ final class MoveMinimizer {
       lowest[j] = low;
       for (int q = s.slotStart[j]; q < s.slotStart[j + 1]; q++) {
         keptArc[q] = -1;
+        stayArc[q] = -1;
         freeArc[q] = -1;
       }
     }
@@ -228,14 +247,17 @@ final class MoveMinimizer {
         }
         if (s.own[q] > 0) {
           keptArc[q] = arcs;
-          addArc(1 + k, 1 + n + j, s.own[q], -1);
+          addArc(1 + k, 1 + n + j, s.own[q], -keepCost);
+        }
+        if (before[q] > s.own[q]) {
+          stayArc[q] = arcs;
+          addArc(1 + k, 1 + n + j, before[q] - s.own[q], 0);
         }
         freeArc[q] = arcs;
-        addArc(1 + k, 1 + n + j, demand, 0);
+        addArc(1 + k, 1 + n + j, demand, 1);
       }
     }
     int flow = 0;
-    int totalCost = 0;
     while (flow < demand) {
       if (!shortestPath()) {
         return budget < 0 ? OUT_OF_BUDGET : INFEASIBLE;
@@ -249,12 +271,14 @@ final class MoveMinimizer {
         cap[prevArc[v] ^ 1] += push;
       }
       flow += push;
-      totalCost += push * dist[sink];
     }
+    int kept = 0;
     for (int q = 0; q < s.slots; q++) {
-      x[q] = (keptArc[q] >= 0 ? cap[keptArc[q] ^ 1] : 0) + (freeArc[q] >= 0 ? cap[freeArc[q] ^ 1] : 0);
+      int k = keptArc[q] >= 0 ? cap[keptArc[q] ^ 1] : 0;
+      kept += k;
+      x[q] = k + (stayArc[q] >= 0 ? cap[stayArc[q] ^ 1] : 0) + (freeArc[q] >= 0 ? cap[freeArc[q] ^ 1] : 0);
     }
-    return -totalCost;
+    return kept;
   }
 
   /** Member {@code k} may hold a partition of topic {@code j}: no subscriber could take it closer. */
@@ -278,7 +302,7 @@ final class MoveMinimizer {
 
   /** Bellman-Ford with a queue from the source; false if the sink is unreachable or out of budget. */
   private boolean shortestPath() {
-    java.util.Arrays.fill(dist, Integer.MAX_VALUE);
+    java.util.Arrays.fill(dist, Long.MAX_VALUE);
     dist[0] = 0;
     int qh = 0;
     int qt = 0;
@@ -307,6 +331,6 @@ final class MoveMinimizer {
     if (budget < 0) {
       return false;
     }
-    return dist[sink] != Integer.MAX_VALUE;
+    return dist[sink] != Long.MAX_VALUE;
   }
 }
