@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -304,6 +307,23 @@ class AssignmentPolicyTest {
    */
   @Test
   void nonEqualMovesAreTheMinimumInEveryTinyGroup() {
+    tinyGroupsAboveTheMinimum(false, NON_EQUAL_ABOVE_MINIMUM);
+  }
+
+  /**
+   * The same ratchet with member weights 1-3 (drawn after everything else, so the groups are the
+   * same), on the groups where no connected part of members subscribes alike (such a part gets
+   * {@code EqualSubscriptions}' quotas, {@code floor(P*w/W)} or one more, which this weighted
+   * pairwise criterion does not always meet: seed 98, one partition, weights 2 and 1, the owner of
+   * weight 1 keeps it). Balanced by the weighted criterion, and in how many groups more owned
+   * partitions move than the fewest any assignment balanced by that criterion needs.
+   */
+  @Test
+  void nonEqualWeightedMovesAreTheMinimumInEveryTinyGroup() {
+    tinyGroupsAboveTheMinimum(true, NON_EQUAL_WEIGHTED_ABOVE_MINIMUM);
+  }
+
+  private static void tinyGroupsAboveTheMinimum(boolean weighted, int documented) {
     int tried = 0;
     List<String> above = new ArrayList<>();
     for (long seed = 0; seed < 5_000; seed++) {
@@ -350,12 +370,27 @@ class AssignmentPolicyTest {
           owned.get(o).add(parts.get(i));
         }
       }
+      if (weighted && someConnectedPartSubscribesAlike(subs)) {
+        continue; // EqualSubscriptions' quotas, not this criterion (see the test's Javadoc)
+      }
+      long[] w = new long[nm];
       List<GroupMember> ms = new ArrayList<>();
       for (int m = 0; m < nm; m++) {
-        ms.add(GroupMember.of("m" + m, subs.get(m)).withOwned(owned.get(m), 1));
+        w[m] = weighted ? 1 + rnd.nextInt(3) : 1;
+        ms.add(GroupMember.of("m" + m, subs.get(m)).withOwned(owned.get(m), 1).withWeight((int) w[m]));
       }
       RebalanceResult r = AssignmentPolicy.assign(ms, ts, RebalanceMode.EAGER);
-      assertThat(kafkaBalanced(ms, r)).as("seed %d: %s", seed, r.byMember()).isTrue();
+      int[] got = new int[parts.size()];
+      for (int i = 0; i < parts.size(); i++) {
+        got[i] = -1;
+        for (int m = 0; m < nm; m++) {
+          if (r.partitionsOf("m" + m).contains(parts.get(i))) {
+            got[i] = m;
+          }
+        }
+      }
+      assertThat(balanced(got, parts, subs, w)).as("seed %d: %s, subscriptions %s, weights %s, owned %s",
+          seed, r.byMember(), subs, Arrays.toString(w), owned).isTrue();
       List<Integer> assignable = new ArrayList<>();
       for (int i = 0; i < parts.size(); i++) {
         String t = parts.get(i).topic();
@@ -363,7 +398,7 @@ class AssignmentPolicyTest {
           assignable.add(i);
         }
       }
-      int min = fewestMoves(0, new int[assignable.size()], assignable, parts, subs, owner, Integer.MAX_VALUE);
+      int min = fewestMoves(0, new int[assignable.size()], assignable, parts, subs, w, owner, Integer.MAX_VALUE);
       tried++;
       if (ownedMoved(ms, r) > min) {
         above.add(seed + " (" + ownedMoved(ms, r) + " > " + min + ")");
@@ -371,7 +406,7 @@ class AssignmentPolicyTest {
     }
     assertThat(tried).isGreaterThan(4_000);
     assertThat(above.size()).as("tiny groups above the minimum of %d, first: %s", tried,
-        above.subList(0, Math.min(5, above.size()))).isLessThanOrEqualTo(NON_EQUAL_ABOVE_MINIMUM);
+        above.subList(0, Math.min(5, above.size()))).isLessThanOrEqualTo(documented);
   }
 
   /**
@@ -383,21 +418,88 @@ class AssignmentPolicyTest {
    */
   static final int NON_EQUAL_ABOVE_MINIMUM = 0;
 
-  private static int fewestMoves(int k, int[] to, List<Integer> assignable, List<PartitionRef> parts,
-      List<Set<String>> subs, int[] owner, int best) {
-    if (k == to.length) {
-      int[] count = new int[subs.size()];
-      for (int m : to) {
+  /**
+   * The same with member weights 1-3 (4,079 groups tried): 0 (83 with {@code MoveMinimizer}
+   * switched off).
+   */
+  static final int NON_EQUAL_WEIGHTED_ABOVE_MINIMUM = 0;
+
+  /** Some set of members connected through shared topics subscribes to exactly the same topics. */
+  private static boolean someConnectedPartSubscribesAlike(List<Set<String>> subs) {
+    int n = subs.size();
+    int[] part = new int[n];
+    for (int m = 0; m < n; m++) {
+      part[m] = m;
+    }
+    for (boolean merged = true; merged; ) {
+      merged = false;
+      for (int a = 0; a < n; a++) {
+        for (int b = 0; b < n; b++) {
+          if (part[a] != part[b] && !Collections.disjoint(subs.get(a), subs.get(b))) {
+            int from = Math.max(part[a], part[b]);
+            int into = Math.min(part[a], part[b]);
+            for (int m = 0; m < n; m++) {
+              part[m] = part[m] == from ? into : part[m];
+            }
+            merged = true;
+          }
+        }
+      }
+    }
+    for (int p = 0; p < n; p++) {
+      Set<Set<String>> distinct = new HashSet<>();
+      for (int m = 0; m < n; m++) {
+        if (part[m] == p) {
+          distinct.add(subs.get(m));
+        }
+      }
+      if (distinct.size() == 1) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Kafka's criterion with member weights {@code w} (unit topic costs) for partitions
+   * {@code parts} given to members {@code got} (-1 = nobody): no subscriber {@code i} of a
+   * partition's topic could take it from its holder {@code j} bringing their loads per weight
+   * closer ({@code (2*L_i + 1) * w_j < (2*L_j - 1) * w_i}; equal weights: {@code j} holds two more).
+   */
+  private static boolean balanced(int[] got, List<PartitionRef> parts, List<Set<String>> subs, long[] w) {
+    int[] count = new int[subs.size()];
+    for (int m : got) {
+      if (m >= 0) {
         count[m]++;
+      }
+    }
+    for (int i = 0; i < got.length; i++) {
+      int j = got[i];
+      if (j < 0) {
+        continue;
+      }
+      for (int m = 0; m < subs.size(); m++) {
+        if (subs.get(m).contains(parts.get(i).topic()) && (2L * count[m] + 1) * w[j] < (2L * count[j] - 1) * w[m]) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static int fewestMoves(int k, int[] to, List<Integer> assignable, List<PartitionRef> parts,
+      List<Set<String>> subs, long[] w, int[] owner, int best) {
+    if (k == to.length) {
+      int[] got = new int[parts.size()];
+      java.util.Arrays.fill(got, -1);
+      for (int i = 0; i < to.length; i++) {
+        got[assignable.get(i)] = to[i];
+      }
+      if (!balanced(got, parts, subs, w)) {
+        return best;
       }
       int moves = 0;
       for (int i = 0; i < to.length; i++) {
-        String t = parts.get(assignable.get(i)).topic();
-        for (int m = 0; m < subs.size(); m++) {
-          if (subs.get(m).contains(t) && count[to[i]] - count[m] >= 2) {
-            return best;
-          }
-        }
         int o = owner[assignable.get(i)];
         moves += o >= 0 && o != to[i] ? 1 : 0;
       }
@@ -407,7 +509,7 @@ class AssignmentPolicyTest {
     for (int m = 0; m < subs.size(); m++) {
       if (subs.get(m).contains(t)) {
         to[k] = m;
-        best = fewestMoves(k + 1, to, assignable, parts, subs, owner, best);
+        best = fewestMoves(k + 1, to, assignable, parts, subs, w, owner, best);
       }
     }
     return best;
