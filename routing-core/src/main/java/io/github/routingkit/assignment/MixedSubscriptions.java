@@ -34,6 +34,8 @@ final class MixedSubscriptions {
    *       after the move, moving only unowned partitions otherwise; kept only if Kafka's
    *       criterion still holds around every member on the chain (ties between equally balanced
    *       outcomes go to the one that moves fewer owned partitions).</li>
+   *   <li>Fewest moves: without racks, {@link MoveMinimizer} replaces the counts by balanced ones
+   *       that keep more owned partitions, if its bounded search finds any.</li>
    *   <li>Per topic, {@link PartitionSelector} with need = the member's count: owned partitions
    *       are kept up to it, with rack-local placement and rack re-alignment.</li>
    * </ol>
