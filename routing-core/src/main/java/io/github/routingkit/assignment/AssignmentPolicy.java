@@ -30,10 +30,9 @@ import java.util.Map;
  *       no member could take such a partition and still be below the giver per weight:
  *       {@code (L_i + c) * w_j >= (L_j - c) * w_i}. Where all members subscribe to the same topics,
  *       each member's load is moreover its quota {@code floor(L*w_i/W)} or one more
- *       (largest-remainder apportionment) when all their topics weigh the same. (A sticky keep
- *       within quota can leave weighted loads further apart than a fresh assignment would: a
- *       member of weight 2 keeps both partitions of a topic it owns, the joining member of weight
- *       1 gets none, where a fresh group gets one each.)</li>
+ *       (largest-remainder apportionment) when all their topics weigh the same, and those
+ *       quotas meet the stronger pairwise rule {@code (2*L_i + c) * w_j >= (2*L_j - c) * w_i}
+ *       (Sainte-Laguë / Webster) whenever any quotas within one of the shares do.</li>
  *   <li><b>Per-topic spread:</b> with equal subscriptions, a fresh assignment gives each member
  *       within one of its share of each topic when racks do not pull partitions elsewhere; a
  *       member giving partitions up gives up those of the topics it holds most above its
