@@ -170,6 +170,9 @@ public final class AssignmentPolicy {
     if (shortcut && EqualSubscriptionsWithoutRacks.applies(members, topics)) {
       return EqualSubscriptionsWithoutRacks.assign(members, topics, owned, mode);
     }
+    if (shortcut && EqualSubscriptionsWithRacks.applies(members, topics)) {
+      return EqualSubscriptionsWithRacks.assign(members, topics, owned, mode);
+    }
     return assign(new GroupIndex(members, topics, owned), mode);
   }
 
