@@ -39,7 +39,14 @@ public record AssignableTopic(String name, int partitions, List<Set<String>> rep
       throw new IllegalArgumentException("topic " + name + ": replicaRacks must be empty or have "
           + partitions + " entries, had " + replicaRacks.size());
     }
-    replicaRacks = replicaRacks.stream().map(Set::copyOf).toList();
+    Set<?>[] copy = new Set<?>[replicaRacks.size()];
+    int p = 0;
+    for (Set<String> rs : replicaRacks) {
+      copy[p++] = Set.copyOf(rs); // the set itself when it is already immutable
+    }
+    @SuppressWarnings("unchecked")
+    List<Set<String>> copied = (List<Set<String>>) (List<?>) List.of(copy);
+    replicaRacks = copied;
   }
 
   /** A topic of weight 1 whose replica racks are unknown. */

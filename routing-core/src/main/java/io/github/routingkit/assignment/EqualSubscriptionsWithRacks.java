@@ -421,20 +421,27 @@ final class EqualSubscriptionsWithRacks {
       int[] out = null;
       int c = 0;
       int t = 0;
-      List<Set<String>> rr = null;
-      for (int j = 0; j < won.length; j++) {
-        int gp = won[j];
-        if (rr == null || gp >= offset[t + 1]) {
-          while (gp >= offset[t + 1]) {
-            t++;
-          }
-          rr = tps[t].replicaRacks();
+      int j = 0;
+      while (j < won.length) {
+        while (won[j] >= offset[t + 1]) {
+          t++;
         }
-        if (!rr.isEmpty() && remote(rack, ids(rr.get(gp - offset[t])))) {
-          if (out == null) {
-            out = new int[won.length - j];
+        int base = offset[t];
+        int end = offset[t + 1];
+        List<Set<String>> rr = tps[t].replicaRacks();
+        if (rr.isEmpty()) {
+          while (j < won.length && won[j] < end) {
+            j++; // racks unknown: on nobody's rack, off nobody's
           }
-          out[c++] = gp;
+          continue;
+        }
+        for (int gp; j < won.length && (gp = won[j]) < end; j++) {
+          if (remote(rack, ids(rr.get(gp - base)))) {
+            if (out == null) {
+              out = new int[won.length - j];
+            }
+            out[c++] = gp;
+          }
         }
       }
       return out == null ? NONE : Arrays.copyOf(out, c);
