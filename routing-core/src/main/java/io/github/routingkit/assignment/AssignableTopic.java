@@ -1,5 +1,7 @@
 package io.github.routingkit.assignment;
 
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -45,8 +47,8 @@ public record AssignableTopic(String name, int partitions, List<Set<String>> rep
       copy[p++] = Set.copyOf(rs); // the set itself when it is already immutable
     }
     @SuppressWarnings("unchecked")
-    List<Set<String>> copied = (List<Set<String>>) (List<?>) List.of(copy);
-    replicaRacks = copied;
+    List<Set<String>> copied = (List<Set<String>>) (List<?>) Arrays.asList(copy);
+    replicaRacks = Collections.unmodifiableList(copied); // copy is not shared: one array, not two
   }
 
   /** A topic of weight 1 whose replica racks are unknown. */
