@@ -328,7 +328,7 @@ public final class DistributionReport {
     sb.append("effective keys    ").append(Text.num(Math.round(effectiveKeys))).append('\n');
     sb.append("max/mean          ").append(Text.dec(s.maxOverMean(), 4))
         .append("  (partition ").append(s.hottestPartition()).append(": ")
-        .append(Text.num(s.max())).append(" messages, mean ").append(Text.dec(s.mean(), 1))
+        .append(Text.num(s.max())).append(" messages, mean ").append(Text.grouped(s.mean(), 1))
         .append(")\n");
     sb.append("chance (sample)   ").append(Text.dec(samplingP99, 4))
         .append(" p99 for a perfect hash of ").append(Text.num(messages())).append(" distinct keys\n");

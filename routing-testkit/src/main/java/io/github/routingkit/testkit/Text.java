@@ -14,6 +14,11 @@ final class Text {
     return String.format(Locale.ROOT, "%." + digits + "f", value);
   }
 
+  /** A decimal with thousands separators, for counts that are means ("5,000.0"). */
+  static String grouped(double value, int digits) {
+    return String.format(Locale.ROOT, "%,." + digits + "f", value);
+  }
+
   static String pct(double fraction) {
     return String.format(Locale.ROOT, "%.2f%%", fraction * 100);
   }

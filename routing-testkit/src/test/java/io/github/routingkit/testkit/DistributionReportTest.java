@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 class DistributionReportTest {
   private static final KeyRouter KAFKA = Routers.kafkaDefault();
 
-  /** A router that sends keys by their numeric value; lets tests place keys exactly. */
   /** A broken router: every key on partition 0. */
   static final class OnePartition implements KeyRouter {
     private static final long serialVersionUID = 1L;
@@ -183,6 +182,14 @@ class DistributionReportTest {
     assertThat(b.build().toCsv()).isEqualTo("partition,messages,share,ratio_to_mean\n"
         + "0,3255,0.16275,0.9765\n1,2386,0.1193,0.7158\n2,4137,0.20685,1.2411\n"
         + "3,5691,0.28455,1.7073\n4,2829,0.14145,0.8487\n5,1702,0.0851,0.5106\n");
+  }
+
+  @Test
+  void textGroupsTheThousandsOfTheMean() {
+    // before: "mean 5000.0" next to "5,188 messages"
+    DistributionReport.Builder b = DistributionReport.observedBuilder("observed", 2);
+    b.add("a", 0, 5188).add("b", 1, 4812);
+    assertThat(b.build().toText()).contains("(partition 0: 5,188 messages, mean 5,000.0)");
   }
 
   @Test
