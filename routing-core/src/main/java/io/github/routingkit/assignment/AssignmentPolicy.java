@@ -105,8 +105,9 @@ public final class AssignmentPolicy {
    *       assigned on its own.</li>
    *   <li>A part where every member subscribes to every topic, all of one weight, goes to
    *       {@code EqualSubscriptions} (quotas, then partitions); any other part to
-   *       {@code MixedSubscriptions} (counts per member and topic, balanced by moves, then
-   *       partitions per topic). Both end in
+   *       {@code MixedSubscriptions} (counts per member and topic, balanced by moves; without
+   *       racks {@code MoveMinimizer} then picks balanced counts that keep the most owned
+   *       partitions it finds; then partitions per topic). Both end in
    *       {@code PartitionSelector}, which keeps owned partitions, places rack-locally and
    *       re-aligns.</li>
    *   <li>{@code RackSwaps}: exchanges between two members that bring off-rack partitions onto a
