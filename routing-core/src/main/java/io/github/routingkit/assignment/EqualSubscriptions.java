@@ -237,25 +237,38 @@ final class EqualSubscriptions {
    */
   static int[] keepOrder(GroupIndex g, int i, int[] won, long excess, long[] rackDemand,
       long totalWeight) {
+    return keepOrder(g.hasRacks() ? g : null, i, won, excess, rackDemand, g.offset,
+        g.mem[i].weight(), totalWeight);
+  }
+
+  /**
+   * {@link #keepOrder(GroupIndex, int, int[], long, long[], long)} with the racks read from
+   * {@code racks} (null when no member has a rack).
+   *
+   * @param offset the global index of each topic's partition 0 (see {@code GroupIndex.offset})
+   * @param weight member {@code i}'s weight
+   */
+  static int[] keepOrder(RackView racks, int i, int[] won, long excess, long[] rackDemand,
+      int[] offset, long weight, long totalWeight) {
     boolean[] released = new boolean[won.length];
     int[] release = new int[won.length];
     int r = 0;
     long releasedLoad = 0;
-    for (int j = 0; j < won.length && releasedLoad < excess; j++) {
-      if (g.isRemote(i, won[j])) {
-        released[j] = true;
-        release[r++] = won[j];
-        releasedLoad++;
+    if (racks != null) {
+      for (int j = 0; j < won.length && releasedLoad < excess; j++) {
+        if (racks.isRemote(i, won[j])) {
+          released[j] = true;
+          release[r++] = won[j];
+          releasedLoad++;
+        }
       }
-    }
-    if (g.hasRacks()) {
       for (int j = 0; j < won.length && releasedLoad < excess; j++) {
         int gp = won[j];
         if (released[j]) {
           continue;
         }
         long w = 1;
-        int[] rs = g.racksOf(gp);
+        int[] rs = racks.racksOf(gp);
         if (rs == null) {
           continue;
         }
@@ -274,8 +287,8 @@ final class EqualSubscriptions {
       }
     }
     if (releasedLoad < excess) {
-      r = releaseBySpread(won, released, release, r, releasedLoad, excess, g.offset,
-          g.mem[i].weight(), totalWeight);
+      r = releaseBySpread(won, released, release, r, releasedLoad, excess, offset, weight,
+          totalWeight);
     }
     return keepFirst(won, released, release, r);
   }
