@@ -1,5 +1,7 @@
 package io.github.routingkit.assignment;
 
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -39,7 +41,14 @@ public record AssignableTopic(String name, int partitions, List<Set<String>> rep
       throw new IllegalArgumentException("topic " + name + ": replicaRacks must be empty or have "
           + partitions + " entries, had " + replicaRacks.size());
     }
-    replicaRacks = replicaRacks.stream().map(Set::copyOf).toList();
+    Set<?>[] copy = new Set<?>[replicaRacks.size()];
+    int p = 0;
+    for (Set<String> rs : replicaRacks) {
+      copy[p++] = Set.copyOf(rs); // the set itself when it is already immutable
+    }
+    @SuppressWarnings("unchecked")
+    List<Set<String>> copied = (List<Set<String>>) (List<?>) Arrays.asList(copy);
+    replicaRacks = Collections.unmodifiableList(copied); // copy is not shared: one array, not two
   }
 
   /** A topic of weight 1 whose replica racks are unknown. */

@@ -30,10 +30,9 @@ import java.util.Map;
  *       no member could take such a partition and still be below the giver per weight:
  *       {@code (L_i + c) * w_j >= (L_j - c) * w_i}. Where all members subscribe to the same topics,
  *       each member's load is moreover its quota {@code floor(L*w_i/W)} or one more
- *       (largest-remainder apportionment) when all their topics weigh the same. (A sticky keep
- *       within quota can leave weighted loads further apart than a fresh assignment would: a
- *       member of weight 2 keeps both partitions of a topic it owns, the joining member of weight
- *       1 gets none, where a fresh group gets one each.)</li>
+ *       (largest-remainder apportionment) when all their topics weigh the same, and those
+ *       quotas meet the stronger pairwise rule {@code (2*L_i + c) * w_j >= (2*L_j - c) * w_i}
+ *       (Sainte-Laguë / Webster) whenever any quotas within one of the shares do.</li>
  *   <li><b>Per-topic spread:</b> with equal subscriptions, a fresh assignment gives each member
  *       within one of its share of each topic when racks do not pull partitions elsewhere; a
  *       member giving partitions up gives up those of the topics it holds most above its
@@ -81,7 +80,13 @@ import java.util.Map;
  * partitions handed out, and memory {@code O(C + M + P/64)}. Partitions of topics nobody
  * subscribes to, owned partitions of unknown topics or beyond the partition count, and owned
  * partitions of topics the member no longer subscribes to are not assigned to anyone on their
- * account (the latter still count as owned for cooperative safety).
+ * account (the latter still count as owned for cooperative safety). A group in which every
+ * member subscribes to the same topics, some member has a rack, all claims are of one generation
+ * and the subscribed topics weigh the same is computed from the claims too, with the same result:
+ * the owned partitions a member keeps on its rack (or rack-neutral) are kept without being
+ * indexed, and only the other {@code R} partitions are placed and swapped, in
+ * {@code O(C + M log M + P/64 + R log R)} time plus the placement and swaps of {@code R}
+ * partitions, memory {@code O(C + M + P/64 + R)}.
  *
  * <p>Thread-safe (stateless).
  */
@@ -99,8 +104,9 @@ public final class AssignmentPolicy {
    *       assigned on its own.</li>
    *   <li>A part where every member subscribes to every topic, all of one weight, goes to
    *       {@code EqualSubscriptions} (quotas, then partitions); any other part to
-   *       {@code MixedSubscriptions} (counts per member and topic, balanced by moves, then
-   *       partitions per topic). Both end in
+   *       {@code MixedSubscriptions} (counts per member and topic, balanced by moves; without
+   *       racks {@code MoveMinimizer} then picks balanced counts that keep the most owned
+   *       partitions it finds; then partitions per topic). Both end in
    *       {@code PartitionSelector}, which keeps owned partitions, places rack-locally and
    *       re-aligns.</li>
    *   <li>{@code RackSwaps}: exchanges between two members that bring off-rack partitions onto a
@@ -111,7 +117,8 @@ public final class AssignmentPolicy {
    *
    * Steps 1-5 for a group of equal subscriptions without racks (see the cost paragraph of the
    * class comment) are computed by {@code EqualSubscriptionsWithoutRacks} from the members' claims,
-   * with the same result.
+   * with the same result; with racks, by {@code EqualSubscriptionsWithRacks}, which indexes only
+   * the partitions steps 3 and 4 may place or move.
    *
    * @param members the group members, each {@code memberId} at most once
    * @param topics the topics known to the group, each name at most once
@@ -161,14 +168,17 @@ public final class AssignmentPolicy {
 
   /**
    * The assignment of {@code members} and {@code topics} (sorted in place), with extra claims
-   * {@code owned} (or null); {@code shortcut} lets a group of equal subscriptions without racks go
-   * to {@link EqualSubscriptionsWithoutRacks}, which gives the same result (tests compare the two
-   * by passing false).
+   * {@code owned} (or null); {@code shortcut} lets a group of equal subscriptions go to
+   * {@link EqualSubscriptionsWithoutRacks} or {@link EqualSubscriptionsWithRacks}, which give the
+   * same result (tests compare them with the general path by passing false).
    */
   static RebalanceResult assign(GroupMember[] members, AssignableTopic[] topics,
       OwnedPartitions owned, RebalanceMode mode, boolean shortcut) {
     if (shortcut && EqualSubscriptionsWithoutRacks.applies(members, topics)) {
       return EqualSubscriptionsWithoutRacks.assign(members, topics, owned, mode);
+    }
+    if (shortcut && EqualSubscriptionsWithRacks.applies(members, topics)) {
+      return EqualSubscriptionsWithRacks.assign(members, topics, owned, mode);
     }
     return assign(new GroupIndex(members, topics, owned), mode);
   }

@@ -1,6 +1,7 @@
 package io.github.routingkit.assignment;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
@@ -18,8 +19,10 @@ final class EqualSubscriptions {
    * order), each of which subscribes to all of them.
    *
    * <ol>
-   *   <li>Quotas: the {@code L} partitions are shared by member weight, {@code floor(L*w/W)} or one more; the extra ones go first to members that own
-   *       more than their floor (fewest moves), then to the largest remainders.</li>
+   *   <li>Quotas: the {@code L} partitions are shared by member weight, {@code floor(L*w/W)}
+   *       or one more; the extra ones go first to members that own more than their floor (fewest
+   *       moves), then to the largest remainders, and with unequal weights are then moved where
+   *       Kafka's criterion with weights wants them ({@link #quotas}).</li>
    *   <li>Keep order: a member over its quota gives up first partitions a member of a replica rack
    *       has room for, then partitions of the topics it holds most above its per-topic share
    *       ({@code P_t*w/W}; per-topic spread), and keeps the others.</li>
@@ -97,7 +100,11 @@ final class EqualSubscriptions {
    * Quotas by largest-remainder apportionment of {@code totalLoad} over members of the given
    * weights ({@code totalWeight} their sum): {@code floor(L*w/W)} each, and one more for the
    * {@code L - sum(floor)} members first among those with a remainder, ordered by: owning more
-   * than its floor ({@code ownedLoad}) first, then the larger remainder, then the lower index.
+   * than its floor ({@code ownedLoad}) first, then the larger remainder, then the lower index;
+   * with unequal weights then moved between members by {@code balanceByWeight}.
+   *
+   * @return quotas summing to {@code totalLoad}, each {@code floor(L*w/W)} or, with a remainder,
+   *     one more
    */
   static long[] quotas(long totalLoad, long[] weights, long totalWeight, long[] ownedLoad) {
     int n = weights.length;
@@ -152,7 +159,73 @@ final class EqualSubscriptions {
     for (int j = 0; j < extra; j++) {
       quota[order[j]]++;
     }
+    for (int k = 1; k < n; k++) {
+      if (weights[k] != weights[0]) {
+        balanceByWeight(quota, weights, order, (int) extra, ownedLoad);
+        break;
+      }
+    }
     return quota;
+  }
+
+  /**
+   * With unequal weights, moves "one more" from members that got it to members with a remainder
+   * that did not, while Kafka's criterion with weights says the load should move: member {@code i}
+   * at its floor could take one partition from member {@code j} at floor + 1 when
+   * {@code (2*q_i + 1)*w_j < (2*q_j - 1)*w_i}. Each such move lowers {@code sum(q^2 / w)}, and
+   * every member changes at most once (the others' terms stay), so pairing the members that
+   * could take, smallest {@code (2q+1)/w} first, with those that could give, largest
+   * {@code (2q-1)/w} first, while the pair violates the criterion gives the quotas that are both
+   * within one of each share and balanced by the criterion whenever some quotas are (the
+   * criterion is the Sainte-Laguë / Webster condition, which can ask for more than one over a
+   * share: then the quota rule wins). Stickiness (owners first) is kept wherever the criterion is
+   * indifferent.
+   *
+   * @param order the candidates with a remainder, the first {@code extra} of which got one more
+   */
+  private static void balanceByWeight(long[] quota, long[] weights, int[] order, int extra,
+      long[] ownedLoad) {
+    int takers = order.length - extra;
+    if (takers == 0) {
+      return;
+    }
+    Integer[] give = new Integer[extra];
+    Integer[] take = new Integer[takers];
+    for (int j = 0; j < extra; j++) {
+      give[j] = order[j];
+    }
+    for (int j = 0; j < takers; j++) {
+      take[j] = order[extra + j];
+    }
+    // (2q - 1) / w descending: a before b when (2q_a - 1) w_b > (2q_b - 1) w_a; among equals
+    // first those that do not own the extra partition (giving it up moves nothing), then by index.
+    Arrays.sort(give, (a, b) -> {
+      int c = Long.compare(Math.multiplyExact(2 * quota[b] - 1, weights[a]),
+          Math.multiplyExact(2 * quota[a] - 1, weights[b]));
+      if (c == 0) {
+        c = Boolean.compare(ownedLoad[a] >= quota[a], ownedLoad[b] >= quota[b]);
+      }
+      return c != 0 ? c : Integer.compare(a, b);
+    });
+    // (2q + 1) / w ascending; among equals first those that own more than their floor.
+    Arrays.sort(take, (a, b) -> {
+      int c = Long.compare(Math.multiplyExact(2 * quota[a] + 1, weights[b]),
+          Math.multiplyExact(2 * quota[b] + 1, weights[a]));
+      if (c == 0) {
+        c = Boolean.compare(ownedLoad[b] > quota[b], ownedLoad[a] > quota[a]);
+      }
+      return c != 0 ? c : Integer.compare(a, b);
+    });
+    for (int j = 0; j < Math.min(give.length, take.length); j++) {
+      int gj = give[j];
+      int ti = take[j];
+      if (Math.multiplyExact(2 * quota[ti] + 1, weights[gj])
+          >= Math.multiplyExact(2 * quota[gj] - 1, weights[ti])) {
+        break;
+      }
+      quota[gj]--;
+      quota[ti]++;
+    }
   }
 
   /**
@@ -164,25 +237,38 @@ final class EqualSubscriptions {
    */
   static int[] keepOrder(GroupIndex g, int i, int[] won, long excess, long[] rackDemand,
       long totalWeight) {
+    return keepOrder(g.hasRacks() ? g : null, i, won, excess, rackDemand, g.offset,
+        g.mem[i].weight(), totalWeight);
+  }
+
+  /**
+   * {@link #keepOrder(GroupIndex, int, int[], long, long[], long)} with the racks read from
+   * {@code racks} (null when no member has a rack).
+   *
+   * @param offset the global index of each topic's partition 0 (see {@code GroupIndex.offset})
+   * @param weight member {@code i}'s weight
+   */
+  static int[] keepOrder(RackView racks, int i, int[] won, long excess, long[] rackDemand,
+      int[] offset, long weight, long totalWeight) {
     boolean[] released = new boolean[won.length];
     int[] release = new int[won.length];
     int r = 0;
     long releasedLoad = 0;
-    for (int j = 0; j < won.length && releasedLoad < excess; j++) {
-      if (g.isRemote(i, won[j])) {
-        released[j] = true;
-        release[r++] = won[j];
-        releasedLoad++;
+    if (racks != null) {
+      for (int j = 0; j < won.length && releasedLoad < excess; j++) {
+        if (racks.isRemote(i, won[j])) {
+          released[j] = true;
+          release[r++] = won[j];
+          releasedLoad++;
+        }
       }
-    }
-    if (g.hasRacks()) {
       for (int j = 0; j < won.length && releasedLoad < excess; j++) {
         int gp = won[j];
         if (released[j]) {
           continue;
         }
         long w = 1;
-        int[] rs = g.racksOf(gp);
+        int[] rs = racks.racksOf(gp);
         if (rs == null) {
           continue;
         }
@@ -201,8 +287,8 @@ final class EqualSubscriptions {
       }
     }
     if (releasedLoad < excess) {
-      r = releaseBySpread(won, released, release, r, releasedLoad, excess, g.offset,
-          g.mem[i].weight(), totalWeight);
+      r = releaseBySpread(won, released, release, r, releasedLoad, excess, offset, weight,
+          totalWeight);
     }
     return keepFirst(won, released, release, r);
   }

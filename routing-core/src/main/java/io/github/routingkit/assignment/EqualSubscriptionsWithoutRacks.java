@@ -90,45 +90,15 @@ final class EqualSubscriptionsWithoutRacks {
 
     // Claims: per member its distinct claimed partitions ascending; a partition claimed by two
     // members is contested (nobody's).
-    Claims claims = new Claims(tps, offset, subscribed);
     long[] seen = new long[(partitionCount + 63) >>> 6];
-    long[] contested = null;
     int[][] won = new int[n][];
-    ClaimReader reader = new ClaimReader(sortedTopic, topicIndex) {
-      @Override
-      void claims(int t, int[] ps, int from, int to) {
-        claims.block(t, ps, from, to);
-      }
-    };
-    for (int i = 0; i < n; i++) {
-      claims.begin();
-      reader.read(mem[i].ownedPartitions());
-      if (owned != null) {
-        owned.forEachOwned(inputPosition[i], reader);
-      }
-      int[] c = claims.finish();
-      for (int gp : c) {
-        int w = gp >>> 6;
-        long bit = 1L << gp;
-        if ((seen[w] & bit) != 0) {
-          if (contested == null) {
-            contested = new long[seen.length];
-          }
-          contested[w] |= bit;
-        } else {
-          seen[w] |= bit;
-        }
-      }
-      won[i] = c;
-    }
+    long[] contested = readWon(mem, tps, offset, subscribed, sortedTopic, topicIndex, inputPosition,
+        owned, seen, won);
     // The kept partitions as bits: the claimed ones less the contested, less (below) the released.
     long[] kept = seen.clone();
     if (contested != null) {
       for (int w = 0; w < kept.length; w++) {
         kept[w] &= ~contested[w];
-      }
-      for (int i = 0; i < n; i++) {
-        won[i] = without(won[i], contested);
       }
     }
 
@@ -236,6 +206,57 @@ final class EqualSubscriptionsWithoutRacks {
     return AssignmentPolicy.result(mem, tps, offset, lists, pending, keptCount);
   }
 
+  /**
+   * Reads the claims of a group of one generation in which every member subscribes to the topics
+   * {@code subscribed} marks: sets in {@code won[i]} member {@code i}'s claimed partitions
+   * (canonical order; distinct global indexes, ascending, of subscribed topics and within range)
+   * that nobody else claims, sets in {@code seen} every partition someone claims, and returns the
+   * contested ones (claimed by two members, as bits), or null if none is.
+   *
+   * @param inputPosition for each canonical member index its position as given (what
+   *     {@code owned} is asked about)
+   * @param owned extra claims by position as given, or null
+   */
+  static long[] readWon(GroupMember[] mem, AssignableTopic[] tps, int[] offset,
+      boolean[] subscribed, int[] sortedTopic, Map<String, Integer> topicIndex,
+      int[] inputPosition, OwnedPartitions owned, long[] seen, int[][] won) {
+    Claims claims = new Claims(tps, offset, subscribed);
+    long[] contested = null;
+    ClaimReader reader = new ClaimReader(sortedTopic, topicIndex) {
+      @Override
+      void claims(int t, int[] ps, int from, int to) {
+        claims.block(t, ps, from, to);
+      }
+    };
+    for (int i = 0; i < mem.length; i++) {
+      claims.begin();
+      reader.read(mem[i].ownedPartitions());
+      if (owned != null) {
+        owned.forEachOwned(inputPosition[i], reader);
+      }
+      int[] c = claims.finish();
+      for (int gp : c) {
+        int w = gp >>> 6;
+        long bit = 1L << gp;
+        if ((seen[w] & bit) != 0) {
+          if (contested == null) {
+            contested = new long[seen.length];
+          }
+          contested[w] |= bit;
+        } else {
+          seen[w] |= bit;
+        }
+      }
+      won[i] = c;
+    }
+    if (contested != null) {
+      for (int i = 0; i < mem.length; i++) {
+        won[i] = without(won[i], contested);
+      }
+    }
+    return contested;
+  }
+
   /** {@code a} less the values set in {@code bits}; {@code a} itself if none is. */
   private static int[] without(int[] a, long[] bits) {
     int c = 0;
@@ -255,7 +276,7 @@ final class EqualSubscriptionsWithoutRacks {
   }
 
   /** The first index in [from, end) whose bit is clear, or {@code end}. */
-  private static int nextClear(long[] bits, int from, int end) {
+  static int nextClear(long[] bits, int from, int end) {
     if (from >= end) {
       return end;
     }
@@ -274,7 +295,7 @@ final class EqualSubscriptionsWithoutRacks {
   }
 
   /** The ascending merge of {@code a} and {@code b[0..bn)}, both ascending and disjoint. */
-  private static int[] merge(int[] a, int[] b, int bn) {
+  static int[] merge(int[] a, int[] b, int bn) {
     int[] out = new int[a.length + bn];
     int i = 0;
     int j = 0;

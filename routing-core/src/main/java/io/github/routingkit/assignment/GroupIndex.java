@@ -15,7 +15,7 @@ import java.util.Set;
  * partitions laid end to end), the winning claim on each partition, racks as small ints, and the
  * target owner the builders fill in. Not thread-safe; one per call.
  */
-final class GroupIndex {
+final class GroupIndex implements RackView {
   /** Canonical member order: static members by instance id, then everyone by member id. */
   static final Comparator<GroupMember> CANONICAL =
       Comparator.comparing(GroupMember::groupInstanceId, Comparator.nullsLast(Comparator.naturalOrder()))
@@ -159,6 +159,48 @@ final class GroupIndex {
     partitionRacks = pr;
   }
 
+  /**
+   * An index over a subset of a group's partitions, numbered {@code 0..topicOf.length-1} in the
+   * order of their global indexes, for {@link PartitionSelector} and {@link RackSwaps} to place
+   * those partitions as they would in the full index (the partitions left out must be ones
+   * neither reads: kept by their owner and not off its rack). Every member subscribes to the
+   * topics in {@code subscription}; {@link #offset} is null (the topics' partitions are not laid
+   * end to end here); the arrays are taken as they are, {@code target} starts at -1.
+   *
+   * @param mem the members in canonical order
+   * @param tps the topics by name
+   * @param topicOf the topic of each partition of the subset
+   * @param owner the member whose claim on each partition wins, or -1
+   * @param claimed the partitions someone claims
+   * @param memberRack the rack id of each member, or -1 (ids as the full index numbers them)
+   * @param rackCount how many racks members have
+   * @param partitionRacks per partition the member racks holding a replica, ascending, or null
+   * @param racksKnown the partitions whose replica racks are known
+   */
+  GroupIndex(GroupMember[] mem, AssignableTopic[] tps, int[] topicOf, BitSet subscription,
+      int[] owner, BitSet claimed, int[] memberRack, int rackCount, int[][] partitionRacks,
+      BitSet racksKnown) {
+    this.mem = mem;
+    this.tps = tps;
+    this.offset = null;
+    this.partitionCount = topicOf.length;
+    this.topicOf = topicOf;
+    topicWeight = new int[tps.length];
+    for (int t = 0; t < tps.length; t++) {
+      topicWeight[t] = tps[t].weight();
+    }
+    subscribed = new BitSet[mem.length];
+    Arrays.fill(subscribed, subscription);
+    this.owner = owner;
+    this.claimed = claimed;
+    target = new int[partitionCount];
+    Arrays.fill(target, -1);
+    this.memberRack = memberRack;
+    this.rackCount = rackCount;
+    this.partitionRacks = partitionRacks;
+    this.racksKnown = racksKnown;
+  }
+
   static final Comparator<AssignableTopic> BY_NAME = Comparator.comparing(AssignableTopic::name);
 
   /**
@@ -279,7 +321,8 @@ final class GroupIndex {
   }
 
   /** Racks of members holding a replica of {@code gp}; null if none. */
-  int[] racksOf(int gp) {
+  @Override
+  public int[] racksOf(int gp) {
     return partitionRacks == null ? null : partitionRacks[gp];
   }
 
@@ -301,7 +344,8 @@ final class GroupIndex {
   }
 
   /** Member {@code i} has a rack and {@code gp} has known racks, none of them that one. */
-  boolean isRemote(int i, int gp) {
+  @Override
+  public boolean isRemote(int i, int gp) {
     return memberRack[i] >= 0 && racksKnown.get(gp) && !isLocal(i, gp);
   }
 }

@@ -85,26 +85,31 @@ final class RackSwaps {
     }
     key = sortByBucket(key, e, (long) racks * racks * tc);
 
-    // Loads and, per topic, the subscriber that could most easily take a partition of it.
+    // Loads and, per topic, the subscriber that could most easily take a partition of it: read
+    // by cross-topic swaps only, so not computed without parts of non-equal subscriptions.
     int m = g.mem.length;
-    long[] load = new long[m];
-    for (int gp = 0; gp < pc; gp++) {
-      if (g.target[gp] >= 0) {
-        load[g.target[gp]] += g.topicWeight[g.topicOf[gp]];
-      }
-    }
-    int[] easiest = new int[tc];
-    Arrays.fill(easiest, -1);
-    for (int k = 0; k < m; k++) {
-      BitSet s = g.subscribed[k];
-      for (int t = s.nextSetBit(0); t >= 0; t = s.nextSetBit(t + 1)) {
-        if (!mixedTopic.get(t)) {
-          continue;
+    long[] load = null;
+    int[] easiest = null;
+    if (!mixedTopic.isEmpty()) {
+      load = new long[m];
+      for (int gp = 0; gp < pc; gp++) {
+        if (g.target[gp] >= 0) {
+          load[g.target[gp]] += g.topicWeight[g.topicOf[gp]];
         }
-        long c = g.topicWeight[t];
-        int b = easiest[t];
-        if (b < 0 || (2 * load[k] + c) * g.mem[b].weight() < (2 * load[b] + c) * g.mem[k].weight()) {
-          easiest[t] = k;
+      }
+      easiest = new int[tc];
+      Arrays.fill(easiest, -1);
+      for (int k = 0; k < m; k++) {
+        BitSet s = g.subscribed[k];
+        for (int t = s.nextSetBit(0); t >= 0; t = s.nextSetBit(t + 1)) {
+          if (!mixedTopic.get(t)) {
+            continue;
+          }
+          long c = g.topicWeight[t];
+          int b = easiest[t];
+          if (b < 0 || (2 * load[k] + c) * g.mem[b].weight() < (2 * load[b] + c) * g.mem[k].weight()) {
+            easiest[t] = k;
+          }
         }
       }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -257,13 +258,70 @@ class AssignmentPolicyTest {
   }
 
   /**
+   * Right totals, wrong topic given up (ratchet seed 196): t0 has 1 partition, t1 3, t2 2; a
+   * owns t0-0 and t1-2, d owns t1-0, t2-0, t2-1; b subscribes to t0 and t2, c and d to t1 and
+   * t2. The totals 2/1/1/2 are right, but before MoveMinimizer d kept both t2 partitions and gave
+   * up t1-0 while a gave up t0-0 to b (2 moves); keeping t0-0 with a and handing b t2-0 moves one.
+   */
+  @Test
+  void nonEqualCountsGiveUpTheTopicThatKeepsMost() {
+    List<GroupMember> ms = List.of(
+        GroupMember.of("a", Set.of("t0", "t1", "t2")).withOwned(List.of(p("t0", 0), p("t1", 2)), 1),
+        GroupMember.of("b", Set.of("t0", "t2")),
+        GroupMember.of("c", Set.of("t1", "t2")),
+        GroupMember.of("d", Set.of("t1", "t2")).withOwned(List.of(p("t1", 0), p("t2", 0), p("t2", 1)), 1));
+    RebalanceResult r = AssignmentPolicy.assign(ms, List.of(AssignableTopic.of("t0", 1),
+        AssignableTopic.of("t1", 3), AssignableTopic.of("t2", 2)), RebalanceMode.EAGER);
+    assertThat(kafkaBalanced(ms, r)).as("%s", r.byMember()).isTrue();
+    assertThat(ownedMoved(ms, r)).as("%s", r.byMember()).isEqualTo(1);
+  }
+
+  /**
+   * Other totals move fewer (ratchet seed 275): t0 and t1 have 4 partitions each; a owns t0-0,
+   * t0-1, t0-3 and t1-0, b (t1 only) owns t1-2, c owns t0-2 and t1-1, d owns nothing. With totals
+   * 2/2/2/2 two of a's move; with 3/1/2/2 (b holds only its own t1-2, balanced because a holds no
+   * t1 partition) only t1-0 moves. Before MoveMinimizer, two moved.
+   */
+  @Test
+  void nonEqualTotalsThatKeepMoreAreFound() {
+    List<GroupMember> ms = List.of(
+        GroupMember.of("a", Set.of("t0", "t1"))
+            .withOwned(List.of(p("t0", 0), p("t0", 1), p("t0", 3), p("t1", 0)), 1),
+        GroupMember.of("b", Set.of("t1")).withOwned(List.of(p("t1", 2)), 1),
+        GroupMember.of("c", Set.of("t0", "t1")).withOwned(List.of(p("t0", 2), p("t1", 1)), 1),
+        GroupMember.of("d", Set.of("t0", "t1")));
+    RebalanceResult r = AssignmentPolicy.assign(ms, List.of(AssignableTopic.of("t0", 4),
+        AssignableTopic.of("t1", 4)), RebalanceMode.EAGER);
+    assertThat(kafkaBalanced(ms, r)).as("%s", r.byMember()).isTrue();
+    assertThat(ownedMoved(ms, r)).as("%s", r.byMember()).isEqualTo(1);
+    assertThat(r.partitionsOf("a")).containsExactlyInAnyOrder(p("t0", 0), p("t0", 1), p("t0", 3));
+  }
+
+  /**
    * A ratchet over 5,000 seeded tiny groups with non-equal subscriptions (3-4 members, 2-3
    * topics, at most 9 partitions, random owned partitions): in how many does the policy move more
    * owned partitions than the fewest any assignment balanced by Kafka's criterion needs (found
    * by trying every assignment)? Fails if more than documented; a failure prints the first seeds.
    */
   @Test
-  void nonEqualMovesAreTheMinimumInAlmostEveryTinyGroup() {
+  void nonEqualMovesAreTheMinimumInEveryTinyGroup() {
+    tinyGroupsAboveTheMinimum(false, NON_EQUAL_ABOVE_MINIMUM);
+  }
+
+  /**
+   * The same ratchet with member weights 1-3 (drawn after everything else, so the groups are the
+   * same): balanced by the weighted criterion, and in how many groups more owned partitions move
+   * than the fewest any assignment balanced by that criterion needs. Parts of members that
+   * subscribe alike are included since their quotas follow the criterion too
+   * ({@code EqualSubscriptions.balanceByWeight}; before, seed 98 failed: one partition, weights 2
+   * and 1, the owner of weight 1 kept it).
+   */
+  @Test
+  void nonEqualWeightedMovesAreTheMinimumInEveryTinyGroup() {
+    tinyGroupsAboveTheMinimum(true, NON_EQUAL_WEIGHTED_ABOVE_MINIMUM);
+  }
+
+  private static void tinyGroupsAboveTheMinimum(boolean weighted, int documented) {
     int tried = 0;
     List<String> above = new ArrayList<>();
     for (long seed = 0; seed < 5_000; seed++) {
@@ -310,12 +368,24 @@ class AssignmentPolicyTest {
           owned.get(o).add(parts.get(i));
         }
       }
+      long[] w = new long[nm];
       List<GroupMember> ms = new ArrayList<>();
       for (int m = 0; m < nm; m++) {
-        ms.add(GroupMember.of("m" + m, subs.get(m)).withOwned(owned.get(m), 1));
+        w[m] = weighted ? 1 + rnd.nextInt(3) : 1;
+        ms.add(GroupMember.of("m" + m, subs.get(m)).withOwned(owned.get(m), 1).withWeight((int) w[m]));
       }
       RebalanceResult r = AssignmentPolicy.assign(ms, ts, RebalanceMode.EAGER);
-      assertThat(kafkaBalanced(ms, r)).as("seed %d: %s", seed, r.byMember()).isTrue();
+      int[] got = new int[parts.size()];
+      for (int i = 0; i < parts.size(); i++) {
+        got[i] = -1;
+        for (int m = 0; m < nm; m++) {
+          if (r.partitionsOf("m" + m).contains(parts.get(i))) {
+            got[i] = m;
+          }
+        }
+      }
+      assertThat(balanced(got, parts, subs, w)).as("seed %d: %s, subscriptions %s, weights %s, owned %s",
+          seed, r.byMember(), subs, Arrays.toString(w), owned).isTrue();
       List<Integer> assignable = new ArrayList<>();
       for (int i = 0; i < parts.size(); i++) {
         String t = parts.get(i).topic();
@@ -323,7 +393,7 @@ class AssignmentPolicyTest {
           assignable.add(i);
         }
       }
-      int min = fewestMoves(0, new int[assignable.size()], assignable, parts, subs, owner, Integer.MAX_VALUE);
+      int min = fewestMoves(0, new int[assignable.size()], assignable, parts, subs, w, owner, Integer.MAX_VALUE);
       tried++;
       if (ownedMoved(ms, r) > min) {
         above.add(seed + " (" + ownedMoved(ms, r) + " > " + min + ")");
@@ -331,32 +401,66 @@ class AssignmentPolicyTest {
     }
     assertThat(tried).isGreaterThan(4_000);
     assertThat(above.size()).as("tiny groups above the minimum of %d, first: %s", tried,
-        above.subList(0, Math.min(5, above.size()))).isLessThanOrEqualTo(NON_EQUAL_ABOVE_MINIMUM);
+        above.subList(0, Math.min(5, above.size()))).isLessThanOrEqualTo(documented);
   }
 
   /**
    * Tiny groups of the ratchet above (4,420 tried) where the policy moves more than the minimum:
-   * 58 (275 before the chain searches of {@code MixedSubscriptions}). What is left needs another
-   * order of balancing moves (e.g. seed 196: the most loaded member giving first would settle two
-   * imbalances with one move; topic by topic, two owned partitions move).
+   * 0 since {@code MoveMinimizer} (58 after the chain searches of {@code MixedSubscriptions}, 275
+   * before them). Of the 58, 17 had the right member totals but gave up the wrong topic (e.g.
+   * seed 196), 41 needed other totals (e.g. seed 275: a member that subscribes to one topic
+   * holding one partition fewer lets another keep a third owned one).
    */
-  static final int NON_EQUAL_ABOVE_MINIMUM = 58;
+  static final int NON_EQUAL_ABOVE_MINIMUM = 0;
+
+  /**
+   * The same with member weights 1-3 (4,420 groups tried): 0 (83 with {@code MoveMinimizer}
+   * switched off, counted when the groups with a part of members that subscribe alike were left
+   * out, 4,079 groups; with {@code EqualSubscriptions.balanceByWeight} switched off seed 98 is
+   * not balanced by the weighted criterion).
+   */
+  static final int NON_EQUAL_WEIGHTED_ABOVE_MINIMUM = 0;
+
+  /**
+   * Kafka's criterion with member weights {@code w} (unit topic costs) for partitions
+   * {@code parts} given to members {@code got} (-1 = nobody): no subscriber {@code i} of a
+   * partition's topic could take it from its holder {@code j} bringing their loads per weight
+   * closer ({@code (2*L_i + 1) * w_j < (2*L_j - 1) * w_i}; equal weights: {@code j} holds two more).
+   */
+  private static boolean balanced(int[] got, List<PartitionRef> parts, List<Set<String>> subs, long[] w) {
+    int[] count = new int[subs.size()];
+    for (int m : got) {
+      if (m >= 0) {
+        count[m]++;
+      }
+    }
+    for (int i = 0; i < got.length; i++) {
+      int j = got[i];
+      if (j < 0) {
+        continue;
+      }
+      for (int m = 0; m < subs.size(); m++) {
+        if (subs.get(m).contains(parts.get(i).topic()) && (2L * count[m] + 1) * w[j] < (2L * count[j] - 1) * w[m]) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
 
   private static int fewestMoves(int k, int[] to, List<Integer> assignable, List<PartitionRef> parts,
-      List<Set<String>> subs, int[] owner, int best) {
+      List<Set<String>> subs, long[] w, int[] owner, int best) {
     if (k == to.length) {
-      int[] count = new int[subs.size()];
-      for (int m : to) {
-        count[m]++;
+      int[] got = new int[parts.size()];
+      java.util.Arrays.fill(got, -1);
+      for (int i = 0; i < to.length; i++) {
+        got[assignable.get(i)] = to[i];
+      }
+      if (!balanced(got, parts, subs, w)) {
+        return best;
       }
       int moves = 0;
       for (int i = 0; i < to.length; i++) {
-        String t = parts.get(assignable.get(i)).topic();
-        for (int m = 0; m < subs.size(); m++) {
-          if (subs.get(m).contains(t) && count[to[i]] - count[m] >= 2) {
-            return best;
-          }
-        }
         int o = owner[assignable.get(i)];
         moves += o >= 0 && o != to[i] ? 1 : 0;
       }
@@ -366,7 +470,7 @@ class AssignmentPolicyTest {
     for (int m = 0; m < subs.size(); m++) {
       if (subs.get(m).contains(t)) {
         to[k] = m;
-        best = fewestMoves(k + 1, to, assignable, parts, subs, owner, best);
+        best = fewestMoves(k + 1, to, assignable, parts, subs, w, owner, best);
       }
     }
     return best;

@@ -138,22 +138,42 @@ record GroupState(List<GroupMember> members, List<AssignableTopic> topics) {
    * independently of the policy.
    */
   long minimalMoves() {
+    // Quotas floor(L*w/W) or one more; the "one more" goes to the candidates (a remainder) of
+    // smallest (2*floor + 1) / w, the quotas Kafka's criterion with weights asks for (they
+    // minimise sum(q^2 / w)); among candidates tied at the boundary, owners of more than their
+    // floor first. Each owner of more than its quota moves the rest.
     long l = totalLoad();
     long w = totalWeight();
+    int n = members.size();
+    long[] floor = new long[n];
+    long[] owned = new long[n];
     long sumFloor = 0;
     long excess = 0;
-    int canKeepOneMore = 0;
-    for (GroupMember m : members) {
+    List<Integer> candidates = new ArrayList<>();
+    for (int k = 0; k < n; k++) {
+      GroupMember m = members.get(k);
       long num = l * m.weight();
-      long floor = num / w;
-      sumFloor += floor;
-      long owned = m.ownedPartitions().size();
-      excess += Math.max(0, owned - floor);
-      if (num % w != 0 && owned > floor) {
-        canKeepOneMore++;
+      floor[k] = num / w;
+      sumFloor += floor[k];
+      owned[k] = m.ownedPartitions().size();
+      excess += Math.max(0, owned[k] - floor[k]);
+      if (num % w != 0) {
+        candidates.add(k);
       }
     }
-    return excess - Math.min(l - sumFloor, canKeepOneMore);
+    int extra = (int) (l - sumFloor);
+    if (extra == 0) {
+      return excess;
+    }
+    java.util.Comparator<Integer> byV = (a, b) -> Long.compare(
+        (2 * floor[a] + 1) * members.get(b).weight(), (2 * floor[b] + 1) * members.get(a).weight());
+    candidates.sort(byV.thenComparing(k -> owned[k] > floor[k] ? 0 : 1));
+    long saved = 0;
+    for (int j = 0; j < extra; j++) {
+      int k = candidates.get(j);
+      saved += owned[k] > floor[k] ? 1 : 0;
+    }
+    return excess - saved;
   }
 
   /** Every partition of a subscribed topic exactly once, and only to a subscriber of its topic. */

@@ -7,6 +7,7 @@ import io.github.routingkit.assignment.RebalanceMode;
 import io.github.routingkit.assignment.RebalanceResult;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -205,30 +206,90 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
     }
     Set<String> scratch = new HashSet<>(8);
     PartitionInfo[] numbered = byNumber;
+    RecentRacks recent = new RecentRacks();
     state.topic(name, count, p -> {
       Node[] replicas = (numbered == null ? infos.get(p) : numbered[p]).replicas();
       if (replicas == null || replicas.length == 0) {
         return null;
       }
+      int c = recent.read(replicas);
+      if (c == 0) {
+        return null; // most clusters have no racks: no set per partition then
+      }
+      Set<String> racks = recent.find(c);
+      if (racks != null) {
+        return racks;
+      }
       if (!scratch.isEmpty()) {
         scratch.clear(); // HashMap.clear wipes the whole table, even when empty
       }
-      for (Node n : replicas) {
-        if (n != null && n.hasRack()) {
-          scratch.add(n.rack());
-        }
-      }
-      if (scratch.isEmpty()) {
-        return null; // most clusters have no racks: no set per partition then
+      for (int j = 0; j < c; j++) {
+        scratch.add(recent.racks[j]);
       }
       // Few distinct rack sets: one shared immutable instance each (the policy indexes each once).
-      Set<String> racks = rackSets.get(scratch);
+      racks = rackSets.get(scratch);
       if (racks == null) {
         racks = Set.copyOf(scratch);
         rackSets.put(racks, racks);
       }
+      recent.remember(c, racks);
       return racks;
     }, weight);
+  }
+
+  /**
+   * The rack sets of the last few replica lists, by the replicas' rack strings in replica order
+   * (compared by reference, as a {@link Node} hands out its own): a partition whose replicas name
+   * the same rack strings gets the same shared set without hashing a set per partition. A miss
+   * only costs the lookup by value. Not thread-safe; one per topic translation.
+   */
+  private static final class RecentRacks {
+    private static final int SIZE = 8;
+    String[] racks = new String[4]; // the racks of the replicas read last, [0, count)
+    private final String[][] keys = new String[SIZE][];
+    @SuppressWarnings("unchecked")
+    private final Set<String>[] sets = (Set<String>[]) new Set<?>[SIZE];
+    private int next;
+
+    /** Reads the racks of {@code replicas} (those that have one) into {@link #racks}; their count. */
+    int read(Node[] replicas) {
+      if (racks.length < replicas.length) {
+        racks = new String[replicas.length];
+      }
+      int c = 0;
+      for (Node n : replicas) {
+        if (n != null && n.hasRack()) {
+          racks[c++] = n.rack();
+        }
+      }
+      return c;
+    }
+
+    /** The set remembered for the {@code c} racks just read, or null. */
+    Set<String> find(int c) {
+      for (int j = 0; j < SIZE; j++) {
+        String[] k = keys[j];
+        if (k != null && k.length == c && same(k, c)) {
+          return sets[j];
+        }
+      }
+      return null;
+    }
+
+    private boolean same(String[] k, int c) {
+      for (int i = 0; i < c; i++) {
+        if (k[i] != racks[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    void remember(int c, Set<String> set) {
+      keys[next] = Arrays.copyOf(racks, c);
+      sets[next] = set;
+      next = (next + 1) % SIZE;
+    }
   }
 
   /**
