@@ -23,6 +23,14 @@ import java.util.Arrays;
  * </ol>
  * The load each member ends with equals its need whenever all costs are equal; the need sum must
  * equal the bucket's load then. Not thread-safe; one per call.
+ *
+ * <p>Steps 2 and 3 ask, per rack, for the member with the most spare need (and the most need),
+ * ties by canonical order: each rack with members keeps two {@link MaxKeyQueue}s. Bucket queues
+ * (one bit set of the rack's members per need value up to the rack's largest need) while all of
+ * them together fit in {@code 2 * (P + M) + 1024} longs for {@code P} partitions of the bucket
+ * and {@code M} members; binary heaps, {@code 2M} ints each, for the racks beyond (large or
+ * far-apart needs, e.g. member weights). Both give the same answers, so which one a rack gets
+ * changes no result. Beyond that the memory is {@code O(P + M)}.
  */
 final class PartitionSelector {
   private final GroupIndex g;
@@ -32,8 +40,8 @@ final class PartitionSelector {
   private final int[] costByTopic;
   /** Need less what the member's own off-rack partitions reserve (racks only). */
   private long[] spare;
-  private IntHeap[] bySpare;
-  private IntHeap[] byNeed;
+  private MaxKeyQueue[] bySpare;
+  private MaxKeyQueue[] byNeed;
 
   /**
    * @param costByTopic the cost of a partition of topic {@code t}, or null for cost 1 everywhere
@@ -93,8 +101,7 @@ final class PartitionSelector {
       for (int k = 0; k < n; k++) {
         spare[k] += need[k];
       }
-      bySpare = rackHeaps(spare);
-      byNeed = rackHeaps(need);
+      rackQueues(parts.length);
       java.util.BitSet remoteSet = new java.util.BitSet();
       for (int j = 0; j < remoteCount; j++) {
         remoteSet.set(remote[j]);
@@ -214,23 +221,51 @@ final class PartitionSelector {
     return withMembers == 0 ? -1 : ((long) withMembers << 42) | ((1023L - cost(gp)) << 32) | gp;
   }
 
-  private IntHeap[] rackHeaps(long[] key) {
-    IntHeap[] byRack = new IntHeap[g.rackCount];
-    IntHeap.Order order = (a, b) -> key[a] != key[b] ? Long.compare(key[b], key[a]) : Integer.compare(a, b);
-    for (int k = 0; k < members.length; k++) {
+  /**
+   * Fills {@code bySpare} and {@code byNeed}: per rack with members, a queue of its members by
+   * spare need and one by need. Neither key rises above the member's need now (need only falls
+   * from here on, spare stays need less a reservation), which bounds the bucket queues; together
+   * they may take {@code 2 * (parts + members) + 1024} longs, racks beyond that get heaps.
+   */
+  private void rackQueues(int parts) {
+    int n = members.length;
+    int racks = g.rackCount;
+    int[] size = new int[racks];
+    long[] maxNeed = new long[racks];
+    for (int k = 0; k < n; k++) {
       int r = g.memberRack[members[k]];
       if (r >= 0) {
-        if (byRack[r] == null) {
-          byRack[r] = new IntHeap(members.length, order);
-        }
-        byRack[r].add(k);
+        maxNeed[r] = size[r]++ == 0 ? need[k] : Math.max(maxNeed[r], need[k]);
       }
     }
-    return byRack;
+    int[][] byRack = new int[racks][];
+    for (int r = 0; r < racks; r++) {
+      byRack[r] = size[r] == 0 ? null : new int[size[r]];
+      size[r] = 0;
+    }
+    for (int k = 0; k < n; k++) {
+      int r = g.memberRack[members[k]];
+      if (r >= 0) {
+        byRack[r][size[r]++] = k;
+      }
+    }
+    bySpare = new MaxKeyQueue[racks];
+    byNeed = new MaxKeyQueue[racks];
+    int[] slot = new int[n];
+    long budget = 2L * (parts + n) + 1024;
+    for (int r = 0; r < racks; r++) {
+      if (byRack[r] != null) {
+        bySpare[r] = MaxKeyQueue.of(spare, byRack[r], slot, maxNeed[r], budget / 2);
+        byNeed[r] = MaxKeyQueue.of(need, byRack[r], slot, maxNeed[r], budget / 2);
+        if (bySpare[r] instanceof MaxKeyQueue.Buckets) {
+          budget -= 2 * MaxKeyQueue.Buckets.cost(byRack[r].length, maxNeed[r]);
+        }
+      }
+    }
   }
 
   /** The rack-local member with the most {@code key} that has at least {@code gp}'s cost, or -1. */
-  private int bestLocal(IntHeap[] byRack, long[] key, int gp) {
+  private int bestLocal(MaxKeyQueue[] byRack, long[] key, int gp) {
     int[] rs = g.racksOf(gp);
     if (rs == null) {
       return -1;
@@ -238,12 +273,14 @@ final class PartitionSelector {
     long c = cost(gp);
     int best = -1;
     for (int r : rs) {
-      IntHeap h = byRack[r];
-      if (h == null || h.isEmpty()) {
+      MaxKeyQueue q = byRack[r];
+      if (q == null) {
         continue;
       }
-      int top = h.peek();
-      if (key[top] >= c && (best < 0 || key[top] > key[best] || (key[top] == key[best] && top < best))) {
+      // Every cost is at least 1, so the members a queue hides (key below 1) could not take gp.
+      int top = q.top();
+      if (top >= 0 && key[top] >= c
+          && (best < 0 || key[top] > key[best] || (key[top] == key[best] && top < best))) {
         best = top;
       }
     }
