@@ -174,10 +174,12 @@ public final class AssignmentPolicy {
    */
   static RebalanceResult assign(GroupMember[] members, AssignableTopic[] topics,
       OwnedPartitions owned, RebalanceMode mode, boolean shortcut) {
-    if (shortcut && EqualSubscriptionsWithoutRacks.applies(members, topics)) {
+    int shape = shortcut ? EqualSubscriptionsWithoutRacks.racks(members, topics)
+        : EqualSubscriptionsWithoutRacks.OTHER_SHAPE;
+    if (shape == EqualSubscriptionsWithoutRacks.NO_RACK) {
       return EqualSubscriptionsWithoutRacks.assign(members, topics, owned, mode);
     }
-    if (shortcut && EqualSubscriptionsWithRacks.applies(members, topics)) {
+    if (shape == EqualSubscriptionsWithoutRacks.SOME_RACK) {
       return EqualSubscriptionsWithRacks.assign(members, topics, owned, mode);
     }
     return assign(new GroupIndex(members, topics, owned), mode);

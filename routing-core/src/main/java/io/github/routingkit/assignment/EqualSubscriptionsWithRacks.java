@@ -49,33 +49,8 @@ final class EqualSubscriptionsWithRacks {
    * @throws NullPointerException if an element is null
    */
   static boolean applies(GroupMember[] members, AssignableTopic[] topics) {
-    if (members.length == 0) {
-      return false;
-    }
-    Set<String> subs = members[0].topics();
-    int gen = members[0].generation();
-    boolean rack = false;
-    for (GroupMember m : members) {
-      Set<String> s = m.topics();
-      if (m.generation() != gen || (s != subs && !s.equals(subs))) {
-        return false;
-      }
-      rack |= m.rackId() != null;
-    }
-    if (!rack) {
-      return false;
-    }
-    int weight = -1;
-    for (AssignableTopic t : topics) {
-      if (subs.contains(t.name())) {
-        if (weight < 0) {
-          weight = t.weight();
-        } else if (t.weight() != weight) {
-          return false;
-        }
-      }
-    }
-    return true;
+    return EqualSubscriptionsWithoutRacks.racks(members, topics)
+        == EqualSubscriptionsWithoutRacks.SOME_RACK;
   }
 
   /**

@@ -38,16 +38,37 @@ final class EqualSubscriptionsWithoutRacks {
    * @throws NullPointerException if an element is null
    */
   static boolean applies(GroupMember[] members, AssignableTopic[] topics) {
+    return racks(members, topics) == NO_RACK;
+  }
+
+  /** {@link #racks}: the shape of neither shortcut. */
+  static final int OTHER_SHAPE = -1;
+  /** {@link #racks}: equal subscriptions, and no member has a rack. */
+  static final int NO_RACK = 0;
+  /** {@link #racks}: equal subscriptions, and some member has a rack. */
+  static final int SOME_RACK = 1;
+
+  /**
+   * Whether the group has the shape of a claims-first shortcut (at least one member, every
+   * member of one generation and with the same topic set, one weight over the known topics they
+   * subscribe to), and if so whether some member has a rack: {@link #OTHER_SHAPE},
+   * {@link #NO_RACK} or {@link #SOME_RACK}. Reads no claims.
+   *
+   * @throws NullPointerException if an element is null
+   */
+  static int racks(GroupMember[] members, AssignableTopic[] topics) {
     if (members.length == 0) {
-      return false;
+      return OTHER_SHAPE;
     }
     Set<String> subs = members[0].topics();
     int gen = members[0].generation();
+    boolean rack = false;
     for (GroupMember m : members) {
       Set<String> s = m.topics();
-      if (m.rackId() != null || m.generation() != gen || (s != subs && !s.equals(subs))) {
-        return false;
+      if (m.generation() != gen || (s != subs && !s.equals(subs))) {
+        return OTHER_SHAPE;
       }
+      rack |= m.rackId() != null;
     }
     int weight = -1;
     for (AssignableTopic t : topics) {
@@ -55,11 +76,11 @@ final class EqualSubscriptionsWithoutRacks {
         if (weight < 0) {
           weight = t.weight();
         } else if (t.weight() != weight) {
-          return false;
+          return OTHER_SHAPE;
         }
       }
     }
-    return true;
+    return rack ? SOME_RACK : NO_RACK;
   }
 
   /**

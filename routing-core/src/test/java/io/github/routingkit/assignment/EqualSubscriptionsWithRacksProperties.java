@@ -87,7 +87,7 @@ class EqualSubscriptionsWithRacksProperties {
           }
         }
       }
-      RebalanceResult prev = new Case(topics, before, empty(memberCount))
+      RebalanceResult prev = new Case(topics, before, EqualSubscriptionsWithoutRacksProperties.emptyReports(memberCount))
           .assign(r.nextBoolean() ? RebalanceMode.EAGER : RebalanceMode.COOPERATIVE, false);
       for (GroupMember m : members) {
         owned.add(new ArrayList<>(prev.partitionsOf(m.memberId())));
@@ -108,62 +108,8 @@ class EqualSubscriptionsWithRacksProperties {
         }
       }
     }
-    List<List<int[]>> reports = new ArrayList<>();
-    for (int i = 0; i < memberCount; i++) {
-      List<PartitionRef> claims = owned.get(i);
-      for (int k = r.nextInt(3) == 0 ? r.nextInt(4) : 0; k > 0; k--) {
-        AssignableTopic t = topics.get(r.nextInt(topics.size()));
-        claims.add(new PartitionRef(t.name(), r.nextInt(t.partitions() + 3))); // double or out of range
-      }
-      if (r.nextInt(8) == 0) {
-        claims.add(new PartitionRef("no-such-topic", 0));
-      }
-      List<PartitionRef> refs = new ArrayList<>();
-      List<List<Integer>> byTopic = new ArrayList<>();
-      for (int t = 0; t <= topics.size() + 1; t++) {
-        byTopic.add(new ArrayList<>());
-      }
-      for (PartitionRef p : claims) {
-        int at = -1;
-        for (int t = 0; t < topics.size(); t++) {
-          at = topics.get(t).name().equals(p.topic()) ? t : at;
-        }
-        if (at >= 0 && r.nextInt(4) == 0) {
-          refs.add(p);
-        } else {
-          byTopic.get(at < 0 ? topics.size() + r.nextInt(2) : at).add(p.partition());
-        }
-      }
-      List<int[]> rep = new ArrayList<>();
-      for (int t = 0; t < byTopic.size(); t++) {
-        List<Integer> ps = byTopic.get(t);
-        if (ps.isEmpty() && r.nextInt(6) != 0) {
-          continue;
-        }
-        if (r.nextInt(3) == 0) {
-          Collections.shuffle(ps, r);
-        } else {
-          Collections.sort(ps);
-        }
-        if (r.nextInt(6) == 0 && !ps.isEmpty()) {
-          ps.add(ps.get(r.nextInt(ps.size()))); // the same claim twice
-        }
-        if (ps.size() > 1 && r.nextInt(5) == 0) {
-          int cut = ps.size() / 2;
-          rep.add(report(t, ps.subList(0, cut)));
-          rep.add(report(t, ps.subList(cut, ps.size())));
-        } else {
-          rep.add(report(t, ps));
-        }
-      }
-      Collections.shuffle(rep, r);
-      reports.add(rep);
-      if (r.nextBoolean()) {
-        Collections.shuffle(refs, r);
-      }
-      members.set(i, members.get(i).withOwned(refs, generation));
-    }
-    return new Case(topics, members, reports);
+    return EqualSubscriptionsWithoutRacksProperties.withClaims(r, topics, members, owned,
+        generation);
   }
 
   /** Per partition one to three racks of RACKS, sometimes none; or unknown for the whole topic. */
@@ -184,68 +130,19 @@ class EqualSubscriptionsWithRacksProperties {
     return out;
   }
 
-  private static List<List<int[]>> empty(int n) {
-    List<List<int[]>> out = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      out.add(List.of());
-    }
-    return out;
-  }
-
-  private static int[] report(int topic, List<Integer> ps) {
-    int[] out = new int[ps.size() + 1];
-    out[0] = topic;
-    for (int j = 0; j < ps.size(); j++) {
-      out[j + 1] = ps.get(j);
-    }
-    return out;
-  }
-
   private static final String NOT_APPLICABLE = "the path does not apply";
 
   /** Null if the path agrees with the general path on {@code c}, else what differs. */
   static String disagreement(Case c) {
-    if (!EqualSubscriptionsWithRacks.applies(c.members().toArray(new GroupMember[0]),
-        c.topics().toArray(new AssignableTopic[0]))) {
-      return NOT_APPLICABLE;
-    }
-    for (RebalanceMode mode : RebalanceMode.values()) {
-      RebalanceResult general = c.assign(mode, false);
-      RebalanceResult path;
-      try {
-        path = c.assign(mode, true);
-      } catch (RuntimeException e) {
-        return mode + ": the path threw " + e;
-      }
-      if (!path.equals(general)) {
-        return mode + ": path " + path + "\n  general  " + general;
-      }
-      for (GroupMember m : c.members()) {
-        if (path.keptCountOf(m.memberId()) != general.keptCountOf(m.memberId())) {
-          return mode + ": kept count of " + m.memberId() + " " + path.keptCountOf(m.memberId())
-              + ", general path " + general.keptCountOf(m.memberId());
-        }
-      }
-    }
-    return null;
+    return EqualSubscriptionsWithoutRacksProperties.disagreement(c,
+        EqualSubscriptionsWithRacks::applies, "path", NOT_APPLICABLE);
   }
 
   @Test
   void pathGivesTheGeneralPathsResult() {
-    long base = Long.getLong("routingkit.seed", 0L);
-    for (long seed = base; seed < base + 3000; seed++) {
-      Case c = random(seed);
-      String d = disagreement(c);
-      if (d != null) {
-        Case small = EqualSubscriptionsWithoutRacksProperties.shrink(c, x -> {
-          String e = disagreement(x);
-          return e != null && !NOT_APPLICABLE.equals(e);
-        });
-        throw new AssertionError("seed " + seed + " (replay with -Droutingkit.seed=" + seed + "): "
-            + d + "\nshrunk counterexample:\n" + small + "  " + disagreement(small)
-            + "\noriginal:\n" + c);
-      }
-    }
+    EqualSubscriptionsWithoutRacksProperties.agreesOnSeeds(
+        EqualSubscriptionsWithRacksProperties::random,
+        EqualSubscriptionsWithRacksProperties::disagreement, NOT_APPLICABLE);
   }
 
   @Test
