@@ -111,7 +111,7 @@ final class MixedSubscriptions {
       long c = s.cost(j);
       int base = s.slotStart[j];
       int size = subCount[j];
-      if (fillLevel(s, base, size, c, free[j])) {
+      if (fillLevel(load, w, slotMember, s.cnt, base, size, c, free[j])) {
         continue;
       }
       IntHeap h = new IntHeap(size, (a, b) -> {
@@ -143,13 +143,11 @@ final class MixedSubscriptions {
    * the same counts and loads. Returns false (nothing done) where the weights differ or the
    * products the heap compares could come near overflow.
    */
-  private static boolean fillLevel(SubscriptionSlots s, int base, int size, long c, int f) {
+  static boolean fillLevel(long[] load, long[] w, int[] slotMember, int[] cnt, int base, int size,
+      long c, int f) {
     if (size == 0 || c < 1) {
       return false;
     }
-    long[] load = s.load;
-    long[] w = s.w;
-    int[] slotMember = s.slotMember;
     long w0 = w[slotMember[base]];
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
@@ -186,7 +184,7 @@ final class MixedSubscriptions {
         u++;
         rest--;
       }
-      s.cnt[base + a] += (int) u;
+      cnt[base + a] += (int) u;
       load[k] = l + u * c;
     }
     return true;
