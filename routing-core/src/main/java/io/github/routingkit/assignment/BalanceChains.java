@@ -110,21 +110,11 @@ final class BalanceChains {
           recvSlot[y] = sy;
           if (s.notWorse(c, y, kg)) {
             boolean lowers = s.improves(c, y, kg);
-            for (int z = y; z != kg; z = parent[z]) {
-              cnt[giveSlot[z]]--;
-              cnt[recvSlot[z]]++;
-            }
-            load[kg] -= c;
-            load[y] += c;
+            shift(y, kg, 1, -c);
             if (lowers || chainBalanced(y, kg)) {
               return true;
             }
-            for (int z = y; z != kg; z = parent[z]) {
-              cnt[giveSlot[z]]++;
-              cnt[recvSlot[z]]--;
-            }
-            load[kg] += c;
-            load[y] -= c;
+            shift(y, kg, -1, c);
           }
           queue[tail++] = y;
         }
@@ -145,13 +135,18 @@ final class BalanceChains {
     }
   }
 
-  private void undo(int m, int kx, long c) {
+  /**
+   * Applies ({@code dir} 1) or reverts ({@code dir} -1) the chain from {@code m} back to
+   * {@code kx} along {@code parent}: each step's give slot loses {@code dir} partitions and its
+   * receive slot gains them; {@code m}'s load falls by {@code loadDelta}, {@code kx}'s rises by it.
+   */
+  private void shift(int m, int kx, int dir, long loadDelta) {
     for (int y = m; y != kx; y = parent[y]) {
-      cnt[giveSlot[y]]++;
-      cnt[recvSlot[y]]--;
+      cnt[giveSlot[y]] -= dir;
+      cnt[recvSlot[y]] += dir;
     }
-    load[m] += c;
-    load[kx] -= c;
+    load[m] -= loadDelta;
+    load[kx] += loadDelta;
   }
 
   /** No partition could move to or from member {@code k} bringing loads per weight closer. */
@@ -239,16 +234,11 @@ final class BalanceChains {
             // A chain that lowers sum(L^2/w) is taken during balance (what it unbalances is
             // balanced later); one that keeps it (loads swap) only if it unbalances nothing.
             boolean lowers = !handBack && s.improves(c, kr, m);
-            for (int y = m; y != kr; y = parent[y]) {
-              cnt[giveSlot[y]]--;
-              cnt[recvSlot[y]]++;
-            }
-            load[m] -= c;
-            load[kr] += c;
+            shift(m, kr, 1, c);
             if (lowers || chainBalanced(m, kr)) {
               return m;
             }
-            undo(m, kr, c);
+            shift(m, kr, -1, -c);
           }
           queue[tail++] = m;
         }
