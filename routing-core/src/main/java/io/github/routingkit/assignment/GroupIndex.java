@@ -134,9 +134,9 @@ final class GroupIndex implements RackView {
           int[] ids2 = byInstance.get(rs);
           if (ids2 == null) {
             ids2 = rackIds.get(rs);
-          }
-          if (ids2 != null && byInstance.size() < 4096) {
-            byInstance.put(rs, ids2);
+            if (ids2 != null && byInstance.size() < 4096) {
+              byInstance.put(rs, ids2); // an instance hit is not put again
+            }
           }
           if (ids2 == null) {
             int c = 0;

@@ -25,7 +25,8 @@ import java.util.Arrays;
  * equal the bucket's load then. Not thread-safe; one per call.
  *
  * <p>Steps 2 and 3 ask, per rack, for the member with the most spare need (and the most need),
- * ties by canonical order: each rack with members keeps two {@link MaxKeyQueue}s. Bucket queues
+ * ties by canonical order: each rack with members keeps two {@link MaxKeyQueue}s (the one by
+ * need only from step 3 on, and only if step 3 has partitions to place). Bucket queues
  * (one bit set of the rack's members per need value up to the rack's largest need) while all of
  * them together fit in {@code 2 * (P + M) + 1024} longs for {@code P} partitions of the bucket
  * and {@code M} members; binary heaps, {@code 2M} ints each, for the racks beyond (large or
@@ -41,7 +42,12 @@ final class PartitionSelector {
   /** Need less what the member's own off-rack partitions reserve (racks only). */
   private long[] spare;
   private MaxKeyQueue[] bySpare;
+  /** Built only when step 3 has partitions to place (step 2 asks only by spare need). */
   private MaxKeyQueue[] byNeed;
+  private int[][] rackMembers; // per rack its local members (ascending k), or null
+  private long[] rackMaxNeed;
+  private long[] rackBudget; // per rack the budget its by-need queue was given
+  private int[] slot;
 
   /**
    * @param costByTopic the cost of a partition of topic {@code t}, or null for cost 1 everywhere
@@ -140,6 +146,9 @@ final class PartitionSelector {
         pool[pc++] = o >= 0 ? o : ((1023L - cost(remote[j])) << 32) | remote[j];
       }
       Arrays.sort(pool, 0, pc);
+      if (pc > 0) {
+        needQueues();
+      }
       for (int j = 0; j < pc; j++) {
         int gp = (int) pool[j];
         int k = bestLocal(bySpare, spare, gp);
@@ -222,10 +231,13 @@ final class PartitionSelector {
   }
 
   /**
-   * Fills {@code bySpare} and {@code byNeed}: per rack with members, a queue of its members by
-   * spare need and one by need. Neither key rises above the member's need now (need only falls
-   * from here on, spare stays need less a reservation), which bounds the bucket queues; together
-   * they may take {@code 2 * (parts + members) + 1024} longs, racks beyond that get heaps.
+   * Fills {@code bySpare}: per rack with members, a queue of its members by spare need, and
+   * notes the bound and budget of the queue by need that {@link #needQueues} builds later (step 2
+   * asks only by spare need, so step 2 keeps one queue per rack up to date, not two, and a call
+   * whose step 3 has nothing to place builds none by need). Neither key rises above the member's
+   * need now (need only falls from here on, spare stays need less a reservation), which bounds
+   * the bucket queues; together they may take {@code 2 * (parts + members) + 1024} longs, racks
+   * beyond that get heaps.
    */
   private void rackQueues(int parts) {
     int n = members.length;
@@ -250,16 +262,33 @@ final class PartitionSelector {
       }
     }
     bySpare = new MaxKeyQueue[racks];
-    byNeed = new MaxKeyQueue[racks];
-    int[] slot = new int[n];
+    rackMembers = byRack;
+    rackMaxNeed = maxNeed;
+    rackBudget = new long[racks];
+    slot = new int[n];
     long budget = 2L * (parts + n) + 1024;
     for (int r = 0; r < racks; r++) {
       if (byRack[r] != null) {
         bySpare[r] = MaxKeyQueue.of(spare, byRack[r], slot, maxNeed[r], budget / 2);
-        byNeed[r] = MaxKeyQueue.of(need, byRack[r], slot, maxNeed[r], budget / 2);
+        rackBudget[r] = budget / 2;
         if (bySpare[r] instanceof MaxKeyQueue.Buckets) {
           budget -= 2 * MaxKeyQueue.Buckets.cost(byRack[r].length, maxNeed[r]);
         }
+      }
+    }
+  }
+
+  /**
+   * Fills {@code byNeed}: per rack with members, a queue of its members by need as need is now,
+   * with the bound and budget {@link #rackQueues} noted (so each rack gets the kind of queue it
+   * would have got there; either kind answers from the keys as they are, so building it later
+   * changes no answer).
+   */
+  private void needQueues() {
+    byNeed = new MaxKeyQueue[rackMembers.length];
+    for (int r = 0; r < rackMembers.length; r++) {
+      if (rackMembers[r] != null) {
+        byNeed[r] = MaxKeyQueue.of(need, rackMembers[r], slot, rackMaxNeed[r], rackBudget[r]);
       }
     }
   }
@@ -300,7 +329,9 @@ final class PartitionSelector {
     int r = g.memberRack[members[k]];
     if (r >= 0 && bySpare[r] != null) {
       bySpare[r].update(k);
-      byNeed[r].update(k);
+      if (byNeed != null) {
+        byNeed[r].update(k);
+      }
     }
   }
 
