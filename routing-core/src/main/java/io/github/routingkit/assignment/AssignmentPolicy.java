@@ -72,8 +72,10 @@ import java.util.Map;
  * <p>Cost for {@code P} partitions, {@code M} members, {@code S} (member, subscribed topic) pairs:
  * equal subscriptions {@code O(P log P + M^2)} time; otherwise {@code O(P log M + S * B)} where
  * {@code B} is the number of balancing moves (small after the fill step), plus {@code O(S)} for
- * the chain searches of non-equal subscriptions (a fixed budget); memory
- * {@code O(P + S + M)} beyond the inputs. A group in which every member subscribes to the same
+ * the chain searches of non-equal subscriptions (a fixed budget) and at most
+ * {@code 64*S + 2^20} arc visits for their move-minimising step; memory {@code O(P + S + M)}
+ * beyond the inputs, plus {@code O(K*M)} for {@code K} racks whose members' needs are too far
+ * apart for bucket queues (see {@code PartitionSelector}). A group in which every member subscribes to the same
  * topics, no member has a rack, all claims are of one generation and the subscribed topics weigh
  * the same (the usual KIP-848 group) is computed from the claims instead, with the same result:
  * {@code O(C + M log M + P/64 + T + R)} time for {@code C} claims, {@code T} topics and {@code R}

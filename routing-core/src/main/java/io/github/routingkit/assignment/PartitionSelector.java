@@ -29,9 +29,11 @@ import java.util.Arrays;
  * need only from step 3 on, and only if step 3 has partitions to place). Bucket queues
  * (one bit set of the rack's members per need value up to the rack's largest need) while all of
  * them together fit in {@code 2 * (P + M) + 1024} longs for {@code P} partitions of the bucket
- * and {@code M} members; binary heaps, {@code 2M} ints each, for the racks beyond (large or
- * far-apart needs, e.g. member weights). Both give the same answers, so which one a rack gets
- * changes no result. Beyond that the memory is {@code O(P + M)}.
+ * and {@code M} members; binary heaps over all {@code M} members of the bucket, {@code 2M} ints
+ * each, for the racks beyond (large or far-apart needs, e.g. member weights), so {@code O(K*M)}
+ * ints for {@code K} such racks (at most {@code M^2}, when every member has a rack of its own).
+ * Both give the same answers, so which one a rack gets changes no result. Beyond that the
+ * memory is {@code O(P + M)}.
  */
 final class PartitionSelector {
   private final GroupIndex g;

@@ -54,7 +54,8 @@ class WeightedQuotasTest {
       }
     }
     assertThat(checked).isGreaterThan(19_000);
-    assertThat(noBalancedQuota).isGreaterThan(0); // the generator reaches that case too
+    // the generator reaches that case too: 35 times (docs/kafka.md)
+    assertThat(noBalancedQuota).isEqualTo(35);
   }
 
   @Test
