@@ -45,15 +45,7 @@ class EqualSubscriptionsWithRacksProperties {
       int n = r.nextInt(8) == 0 ? 0 : r.nextInt(60);
       topics.add(new AssignableTopic("topic-" + t, n, replicaRacks(r, n), weight));
     }
-    Set<String> subs = new HashSet<>();
-    for (AssignableTopic t : topics) {
-      if (r.nextInt(5) != 0) {
-        subs.add(t.name());
-      }
-    }
-    if (r.nextInt(4) == 0) {
-      subs.add("not-in-metadata");
-    }
+    Set<String> subs = EqualSubscriptionsWithoutRacksProperties.subscription(r, topics);
     if (r.nextInt(3) == 0) {
       int n = 1 + r.nextInt(20);
       topics.add(new AssignableTopic("unsubscribed", n, replicaRacks(r, n), weight + 1));

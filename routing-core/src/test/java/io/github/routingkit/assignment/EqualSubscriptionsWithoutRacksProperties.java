@@ -73,15 +73,7 @@ class EqualSubscriptionsWithoutRacksProperties {
       topics.add(new AssignableTopic("topic-" + t, r.nextInt(8) == 0 ? 0 : r.nextInt(60), List.of(),
           weight));
     }
-    Set<String> subs = new HashSet<>();
-    for (AssignableTopic t : topics) {
-      if (r.nextInt(5) != 0) {
-        subs.add(t.name());
-      }
-    }
-    if (r.nextInt(4) == 0) {
-      subs.add("not-in-metadata");
-    }
+    Set<String> subs = subscription(r, topics);
     if (r.nextInt(3) == 0) {
       // A topic nobody subscribes to, of another weight: claims of it give nothing.
       topics.add(new AssignableTopic("unsubscribed", 1 + r.nextInt(20), List.of(), weight + 1));
@@ -125,6 +117,20 @@ class EqualSubscriptionsWithoutRacksProperties {
       }
     }
     return withClaims(r, topics, members, owned, generation);
+  }
+
+  /** The members' one subscription: most of {@code topics}, sometimes a topic not in them. */
+  static Set<String> subscription(Random r, List<AssignableTopic> topics) {
+    Set<String> subs = new HashSet<>();
+    for (AssignableTopic t : topics) {
+      if (r.nextInt(5) != 0) {
+        subs.add(t.name());
+      }
+    }
+    if (r.nextInt(4) == 0) {
+      subs.add("not-in-metadata");
+    }
+    return subs;
   }
 
   /**
