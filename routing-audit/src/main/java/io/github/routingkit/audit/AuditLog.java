@@ -31,7 +31,27 @@ package io.github.routingkit.audit;
  * JSON object makes the line bad ({@link AuditLogException}). Thread-safe (stateless).
  */
 public final class AuditLog {
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+  /** The known field names, in the order of their bit in the duplicate check. */
+  private static final java.util.List<String> FIELD_ORDER = java.util.List.of("k", "p", "s", "t",
+      "g", "ky", "tp", "pt", "c", "st", "rd", "o", "ot");
+  private static final String FIELDS = "," + String.join(",", FIELD_ORDER) + ",";
+
   private AuditLog() {}
+
+  /** The value of an ASCII hex digit, or -1 (Unicode digits are not hex digits here). */
+  static int hexDigit(char ch) {
+    if (ch >= '0' && ch <= '9') {
+      return ch - '0';
+    }
+    if (ch >= 'a' && ch <= 'f') {
+      return ch - 'a' + 10;
+    }
+    if (ch >= 'A' && ch <= 'F') {
+      return ch - 'A' + 10;
+    }
+    return -1;
+  }
 
   /**
    * Appends the line of a record (without the line terminator) to {@code out}.
@@ -77,19 +97,21 @@ public final class AuditLog {
     out.append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20 || c == 0x2028 || c == 0x2029) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
+      if (c == '"') {
+        out.append("\\\"");
+      } else if (c == '\\') {
+        out.append("\\\\");
+      } else if (c == '\n') {
+        out.append("\\n");
+      } else if (c == '\r') {
+        out.append("\\r");
+      } else if (c == '\t') {
+        out.append("\\t");
+      } else if (c < 0x20 || c == 0x2028 || c == 0x2029) {
+        out.append("\\u").append(HEX[c >> 12 & 0xf]).append(HEX[c >> 8 & 0xf])
+            .append(HEX[c >> 4 & 0xf]).append(HEX[c & 0xf]);
+      } else {
+        out.append(c);
       }
     }
     out.append('"');
@@ -179,43 +201,42 @@ public final class AuditLog {
     }
 
     private void field(String name) {
-      int bit = switch (name) {
-        case "k" -> 1;
-        case "p" -> 2;
-        case "s" -> 4;
-        case "t" -> 8;
-        case "g" -> 16;
-        case "ky" -> 32;
-        case "tp" -> 64;
-        case "pt" -> 128;
-        case "c" -> 256;
-        case "st" -> 512;
-        case "rd" -> 1024;
-        case "o" -> 2048;
-        case "ot" -> 4096;
-        default -> 0;
-      };
+      int bit = FIELDS.indexOf("," + name + ",") < 0 ? 0
+          : 1 << FIELD_ORDER.indexOf(name);
       if (bit != 0) {
         if ((seen & bit) != 0) {
           throw bad("field " + name + " given twice");
         }
         seen |= bit;
       }
-      switch (name) {
-        case "k" -> k = strValue(name);
-        case "p" -> p = strValue(name);
-        case "s" -> seq = num(name);
-        case "t" -> t = num(name);
-        case "g" -> g = nullableStr(name);
-        case "ky" -> ky = bool(name);
-        case "tp" -> tp = strValue(name);
-        case "pt" -> pt = num(name);
-        case "c" -> c = strValue(name);
-        case "st" -> st = strValue(name);
-        case "rd" -> rd = num(name);
-        case "o" -> o = nullableStr(name);
-        case "ot" -> ot = num(name);
-        default -> skipValue(name);
+      if (name.equals("k")) {
+        k = strValue(name);
+      } else if (name.equals("p")) {
+        p = strValue(name);
+      } else if (name.equals("s")) {
+        seq = num(name);
+      } else if (name.equals("t")) {
+        t = num(name);
+      } else if (name.equals("g")) {
+        g = nullableStr(name);
+      } else if (name.equals("ky")) {
+        ky = bool(name);
+      } else if (name.equals("tp")) {
+        tp = strValue(name);
+      } else if (name.equals("pt")) {
+        pt = num(name);
+      } else if (name.equals("c")) {
+        c = strValue(name);
+      } else if (name.equals("st")) {
+        st = strValue(name);
+      } else if (name.equals("rd")) {
+        rd = num(name);
+      } else if (name.equals("o")) {
+        o = nullableStr(name);
+      } else if (name.equals("ot")) {
+        ot = num(name);
+      } else {
+        skipValue(name);
       }
     }
 
@@ -323,29 +344,34 @@ public final class AuditLog {
             throw bad("unterminated escape");
           }
           char e = s.charAt(i++);
-          switch (e) {
-            case '"', '\\', '/' -> b.append(e);
-            case 'b' -> b.append('\b');
-            case 'f' -> b.append('\f');
-            case 'n' -> b.append('\n');
-            case 'r' -> b.append('\r');
-            case 't' -> b.append('\t');
-            case 'u' -> {
-              if (i + 4 > s.length()) {
-                throw bad("truncated \\u escape");
-              }
-              int v = 0;
-              for (int j = 0; j < 4; j++) {
-                int d = Character.digit(s.charAt(i + j), 16);
-                if (d < 0) {
-                  throw bad("bad \\u escape at column " + (i + 1));
-                }
-                v = v * 16 + d;
-              }
-              b.append((char) v);
-              i += 4;
+          if (e == '"' || e == '\\' || e == '/') {
+            b.append(e);
+          } else if (e == 'b') {
+            b.append('\b');
+          } else if (e == 'f') {
+            b.append('\f');
+          } else if (e == 'n') {
+            b.append('\n');
+          } else if (e == 'r') {
+            b.append('\r');
+          } else if (e == 't') {
+            b.append('\t');
+          } else if (e == 'u') {
+            if (i + 4 > s.length()) {
+              throw bad("truncated \\u escape");
             }
-            default -> throw bad("bad escape \\" + e);
+            int v = 0;
+            for (int j = 0; j < 4; j++) {
+              int d = hexDigit(s.charAt(i + j));
+              if (d < 0) {
+                throw bad("bad \\u escape at column " + (i + 1));
+              }
+              v = v * 16 + d;
+            }
+            b.append((char) v);
+            i += 4;
+          } else {
+            throw bad("bad escape at column " + i);
           }
           start = i;
         } else {

@@ -1,32 +1,57 @@
 package io.github.routingkit.audit;
 
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The result of an {@link OrderingAudit}: counts, the out-of-order pairs by cause, and the first
  * findings in full. Immutable.
- *
- * @param records records audited
- * @param keys (topic, producer, key) streams seen (a forgotten stream seen again counts again)
- * @param forgottenKeys streams forgotten to stay within the key bound
- * @param duplicates records that repeated their stream's highest sequence
- * @param pairs out-of-order pairs found
- * @param keysWithFindings streams with at least one pair
- * @param byCause pairs per cause, every cause present (0 when none)
- * @param findings the first findings, in the order found
- * @param skippedLines bad log lines skipped (0 when not reading files or not skipping)
- * @param firstSkipped where and why the first line was skipped, or null
  */
-public record AuditReport(long records, long keys, long forgottenKeys, long duplicates, long pairs,
-    long keysWithFindings, Map<AuditCause, Long> byCause, List<AuditFinding> findings,
-    long skippedLines, String firstSkipped) {
+public final class AuditReport {
+  private final long records;
+  private final long keys;
+  private final long forgottenKeys;
+  private final long duplicates;
+  private final long pairs;
+  private final long keysWithFindings;
+  private final Map<AuditCause, Long> byCause;
+  private final List<AuditFinding> findings;
+  private final long skippedLines;
+  private final String firstSkipped;
 
-  /** Copies the collections. */
-  public AuditReport {
-    byCause = java.util.Collections.unmodifiableMap(new EnumMap<>(byCause));
-    findings = List.copyOf(findings);
+  /**
+   * Creates a report.
+   *
+   * @param records records audited
+   * @param keys (topic, producer, key) streams seen (a forgotten stream seen again counts again)
+   * @param forgottenKeys streams forgotten to stay within the key bound
+   * @param duplicates records that repeated their stream's highest sequence
+   * @param pairs out-of-order pairs found
+   * @param keysWithFindings streams with at least one pair
+   * @param byCause pairs per cause (copied; a missing cause counts 0)
+   * @param findings the first findings, in the order found (copied)
+   * @param skippedLines bad log lines skipped (0 when not reading files or not skipping)
+   * @param firstSkipped where and why the first line was skipped, or null
+   * @throws NullPointerException if {@code byCause} or {@code findings} is null
+   */
+  public AuditReport(long records, long keys, long forgottenKeys, long duplicates, long pairs,
+      long keysWithFindings, Map<AuditCause, Long> byCause, List<AuditFinding> findings,
+      long skippedLines, String firstSkipped) {
+    this.records = records;
+    this.keys = keys;
+    this.forgottenKeys = forgottenKeys;
+    this.duplicates = duplicates;
+    this.pairs = pairs;
+    this.keysWithFindings = keysWithFindings;
+    EnumMap<AuditCause, Long> copy = new EnumMap<>(AuditCause.class);
+    copy.putAll(byCause);
+    this.byCause = Collections.unmodifiableMap(copy);
+    this.findings = List.copyOf(findings);
+    this.skippedLines = skippedLines;
+    this.firstSkipped = firstSkipped;
   }
 
   AuditReport(long records, long keys, long forgottenKeys, long duplicates, long pairs,
@@ -38,6 +63,56 @@ public record AuditReport(long records, long keys, long forgottenKeys, long dupl
   AuditReport withSkipped(long skipped, String first) {
     return new AuditReport(records, keys, forgottenKeys, duplicates, pairs, keysWithFindings,
         byCause, findings, skipped, first);
+  }
+
+  /** Returns the number of records audited. */
+  public long records() {
+    return records;
+  }
+
+  /** Returns the (topic, producer, key) streams seen (a forgotten stream seen again counts again). */
+  public long keys() {
+    return keys;
+  }
+
+  /** Returns the streams forgotten to stay within the key bound. */
+  public long forgottenKeys() {
+    return forgottenKeys;
+  }
+
+  /** Returns the records that repeated their stream's highest sequence. */
+  public long duplicates() {
+    return duplicates;
+  }
+
+  /** Returns the out-of-order pairs found. */
+  public long pairs() {
+    return pairs;
+  }
+
+  /** Returns the streams with at least one pair. */
+  public long keysWithFindings() {
+    return keysWithFindings;
+  }
+
+  /** Returns the pairs per cause (unmodifiable). */
+  public Map<AuditCause, Long> byCause() {
+    return byCause;
+  }
+
+  /** Returns the first findings, in the order found (unmodifiable). */
+  public List<AuditFinding> findings() {
+    return findings;
+  }
+
+  /** Returns the bad log lines skipped. */
+  public long skippedLines() {
+    return skippedLines;
+  }
+
+  /** Returns where and why the first line was skipped, or null. */
+  public String firstSkipped() {
+    return firstSkipped;
   }
 
   /** Returns true if no out-of-order pair was found. */
@@ -54,7 +129,7 @@ public record AuditReport(long records, long keys, long forgottenKeys, long dupl
   public List<AuditCause> causesFound() {
     return byCause.entrySet().stream().filter(e -> e.getValue() > 0)
         .sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
-        .map(Map.Entry::getKey).toList();
+        .map(Map.Entry::getKey).collect(Collectors.toList());
   }
 
   /**

@@ -36,8 +36,63 @@ public final class AuditStamp {
   private AuditStamp() {}
 
   /** A decoded stamp. */
-  record Stamp(long sequence, long producedAtMillis, boolean keyed, String generation,
-      String producer) {}
+  static final class Stamp {
+    private final long sequence;
+    private final long producedAtMillis;
+    private final boolean keyed;
+    private final String generation;
+    private final String producer;
+
+    Stamp(long sequence, long producedAtMillis, boolean keyed, String generation,
+        String producer) {
+      this.sequence = sequence;
+      this.producedAtMillis = producedAtMillis;
+      this.keyed = keyed;
+      this.generation = generation;
+      this.producer = producer;
+    }
+
+    long sequence() {
+      return sequence;
+    }
+
+    long producedAtMillis() {
+      return producedAtMillis;
+    }
+
+    boolean keyed() {
+      return keyed;
+    }
+
+    String generation() {
+      return generation;
+    }
+
+    String producer() {
+      return producer;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof Stamp)) {
+        return false;
+      }
+      Stamp x = (Stamp) o;
+      return sequence == x.sequence && producedAtMillis == x.producedAtMillis && keyed == x.keyed
+          && java.util.Objects.equals(generation, x.generation) && producer.equals(x.producer);
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Objects.hash(sequence, producedAtMillis, keyed, generation, producer);
+    }
+
+    @Override
+    public String toString() {
+      return sequence + "," + producedAtMillis + "," + (keyed ? 'k' : 'u') + ","
+          + (generation == null ? "" : generation) + "," + producer;
+    }
+  }
 
   /** Numbers messages per logical key (thread-safe, lock-free, 32 KiB). */
   public static final class Sequencer {
@@ -98,11 +153,11 @@ public final class AuditStamp {
 
   /** Hash of a client key object: String and byte[] as above, anything else by its text. */
   static int hashKey(Object key) {
-    if (key instanceof byte[] b) {
-      return hash(b);
+    if (key instanceof byte[]) {
+      return hash((byte[]) key);
     }
-    if (key instanceof CharSequence s) {
-      return hash(s);
+    if (key instanceof CharSequence) {
+      return hash((CharSequence) key);
     }
     return key == null ? 0 : hash(key.toString());
   }
@@ -115,8 +170,8 @@ public final class AuditStamp {
     if (key == null) {
       return null;
     }
-    if (key instanceof byte[] b) {
-      return bytesText(b);
+    if (key instanceof byte[]) {
+      return bytesText((byte[]) key);
     }
     return key.toString();
   }

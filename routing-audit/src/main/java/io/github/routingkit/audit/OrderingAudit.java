@@ -273,8 +273,17 @@ public final class OrderingAudit {
     }
   }
 
-  private record Head(AuditRecord record, int file, AuditLogReader reader)
-      implements Comparable<Head> {
+  private static final class Head implements Comparable<Head> {
+    final AuditRecord record;
+    final int file;
+    final AuditLogReader reader;
+
+    Head(AuditRecord record, int file, AuditLogReader reader) {
+      this.record = record;
+      this.file = file;
+      this.reader = reader;
+    }
+
     @Override
     public int compareTo(Head o) {
       int c = Long.compare(record.observedAtMillis(), o.record.observedAtMillis());
@@ -282,7 +291,31 @@ public final class OrderingAudit {
     }
   }
 
-  private record Stream(String topic, String producer, String key) {}
+  private static final class Stream {
+    final String topic;
+    final String producer;
+    final String key;
+
+    Stream(String topic, String producer, String key) {
+      this.topic = topic;
+      this.producer = producer;
+      this.key = key;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof Stream)) {
+        return false;
+      }
+      Stream x = (Stream) o;
+      return key.equals(x.key) && producer.equals(x.producer) && topic.equals(x.topic);
+    }
+
+    @Override
+    public int hashCode() {
+      return (key.hashCode() * 31 + producer.hashCode()) * 31 + topic.hashCode();
+    }
+  }
 
   private static final class State {
     AuditRecord latest;
