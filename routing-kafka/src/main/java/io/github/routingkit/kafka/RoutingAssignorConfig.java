@@ -1,5 +1,6 @@
 package io.github.routingkit.kafka;
 
+import io.github.routingkit.config.RoutingProperty;
 import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.assignment.AssignableTopic;
 import io.github.routingkit.assignment.GroupMember;
@@ -52,10 +53,8 @@ public final class RoutingAssignorConfig {
    */
   public static final String REBALANCE_PROTOCOL = "routing.assignor.rebalance.protocol";
 
-  /** Every routing.assignor.* key, sorted. */
-  static final java.util.Set<String> KNOWN = java.util.Collections.unmodifiableSet(
-      new java.util.TreeSet<>(List.of(WEIGHT, TOPIC_WEIGHTS, INSTANCE_WEIGHTS,
-          REBALANCE_PROTOCOL)));
+  /** Every routing.assignor.* key, sorted: the catalogue's {@link RoutingProperty.Layer#ASSIGNOR} keys. */
+  static final java.util.Set<String> KNOWN = RoutingProperty.keys(RoutingProperty.Layer.ASSIGNOR);
 
   private final int weight;
   private final Map<String, Integer> topicWeights;
@@ -171,7 +170,11 @@ public final class RoutingAssignorConfig {
     if (value == null || value.toString().isBlank()) {
       return out;
     }
-    for (String entry : value.toString().split(",")) {
+    for (String entry : value.toString().split(",", -1)) {
+      if (entry.isBlank()) { // "a:1," or ",": a list of empty entries, as the segment lists refuse
+        throw new ConfigException(key, value, "must be a comma-separated list of " + what
+            + ":weight entries, none of them empty");
+      }
       int colon = entry.lastIndexOf(':');
       String name = colon < 0 ? "" : entry.substring(0, colon).trim();
       if (name.isEmpty()) {
