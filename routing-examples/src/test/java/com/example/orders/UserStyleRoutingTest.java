@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.kafka.RoutingAssignor;
 import io.github.routingkit.testkit.AssignmentAssertions;
 import io.github.routingkit.testkit.DistributionReport;
-import io.github.routingkit.kafka.RoutingAssignor;
 import io.github.routingkit.testkit.Keys;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,7 +62,7 @@ class UserStyleRoutingTest {
   void theDistributionReportHasNoSkewVerdict() {
     DistributionReport report = DistributionReport.of(ROUTER, 24, orderIds());
     System.out.println(report.toText()); // lands in the CI log
-    assertThat(report.verdict()).isEqualTo(DistributionReport.Verdict.WITHIN_PERFECT_HASH_BOUND);
+    assertThat(report.verdict()).isEqualTo(io.github.routingkit.stats.SkewVerdict.WITHIN_PERFECT_HASH_BOUND);
   }
 
   @Test

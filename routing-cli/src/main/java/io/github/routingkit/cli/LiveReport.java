@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.routingkit.KeyRouter;
+import io.github.routingkit.stats.SkewVerdict;
 import io.github.routingkit.testkit.DistributionReport;
-import io.github.routingkit.testkit.DistributionReport.Verdict;
 import java.util.List;
 import java.util.Locale;
 
@@ -17,9 +17,9 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>the share of the {@value #TOP} hottest keys: above {@value #KEY_CONCENTRATION} of the keyed
- *       records on a skewed topic, the keys are the problem ({@link Verdict#FIX_KEY_DESIGN}: finer
+ *       records on a skewed topic, the keys are the problem ({@link SkewVerdict#FIX_KEY_DESIGN}: finer
  *       or salted keys, or a hot-key strategy);
- *   <li>the report's own verdict, which says {@link Verdict#SUSPECT_ROUTER} when the keys would
+ *   <li>the report's own verdict, which says {@link SkewVerdict#SUSPECT_ROUTER} when the keys would
  *       spread well (many effective keys, no dominant one) but the partitions do not; the share of
  *       records that sit where a given router ({@code --scheme}/{@code --spec}, by default the
  *       client's default) would put them tells whether the producers route as that router does.
@@ -144,23 +144,23 @@ final class LiveReport implements LiveTopic.RecordSink {
 
   /** Whether the partitions are uneven: sizes above {@value #SIZE_SKEW} or a skew verdict. */
   boolean skewed() {
-    Verdict v = report.verdict();
-    return recordSkew() > SIZE_SKEW || byteSkew() > SIZE_SKEW || v == Verdict.KEEP_HEADROOM
-        || v == Verdict.FIX_KEY_DESIGN || v == Verdict.SUSPECT_ROUTER;
+    SkewVerdict v = report.verdict();
+    return recordSkew() > SIZE_SKEW || byteSkew() > SIZE_SKEW || v == SkewVerdict.KEEP_HEADROOM
+        || v == SkewVerdict.FIX_KEY_DESIGN || v == SkewVerdict.SUSPECT_ROUTER;
   }
 
   /**
-   * The verdict of the live topic: {@link Verdict#FIX_KEY_DESIGN} when the partitions are uneven
+   * The verdict of the live topic: {@link SkewVerdict#FIX_KEY_DESIGN} when the partitions are uneven
    * and the {@value #TOP} hottest keys carry more than {@value #KEY_CONCENTRATION} of the keyed
    * records; else the sample's own verdict.
    */
-  Verdict verdict() {
-    return skewed() && topShare() > KEY_CONCENTRATION ? Verdict.FIX_KEY_DESIGN : report.verdict();
+  SkewVerdict verdict() {
+    return skewed() && topShare() > KEY_CONCENTRATION ? SkewVerdict.FIX_KEY_DESIGN : report.verdict();
   }
 
   /** The verdict in words, naming the kind of problem. */
   String diagnosis() {
-    Verdict v = verdict();
+    SkewVerdict v = verdict();
     String top = pct(topShare());
     switch (v) {
       case FIX_KEY_DESIGN:

@@ -8,12 +8,12 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code routing plan}: partitions = ceil(max(write ratio, consume ratio) × headroom × skew), where
@@ -243,7 +243,7 @@ final class PlanCommand implements Callable<Integer> {
 
   /** Prints the sample's skew at {@code n} partitions; returns it (1.0 when within chance). */
   private static double skewLine(PrintWriter out, DistributionReport report, int n) {
-    double skew = report.verdict() == DistributionReport.Verdict.WITHIN_PERFECT_HASH_BOUND
+    double skew = report.verdict() == io.github.routingkit.stats.SkewVerdict.WITHIN_PERFECT_HASH_BOUND
         ? 1.0 : report.maxOverMean();
     out.printf(Locale.ROOT, "skew      at %d partitions the sample (%,d messages, %,d keys) has"
         + " max/mean %.4f (chance explains up to %.4f): %s%n", n, report.messages(),

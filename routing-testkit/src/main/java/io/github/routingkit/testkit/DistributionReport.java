@@ -1,8 +1,9 @@
 package io.github.routingkit.testkit;
 
 import io.github.routingkit.KeyRouter;
-import io.github.routingkit.testkit.stats.LoadStatistics;
-import io.github.routingkit.testkit.stats.PerfectHashBound;
+import io.github.routingkit.stats.LoadStatistics;
+import io.github.routingkit.stats.PerfectHashBound;
+import io.github.routingkit.stats.SkewVerdict;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,7 +13,7 @@ import java.util.Objects;
 /**
  * How a router spreads a key sample over {@code n} partitions, and what to do about it: the
  * per-partition message counts, max/mean, coefficient of variation, Pearson's &chi;&sup2; with its
- * p-value, the hottest keys' shares, and a {@link Verdict} that compares max/mean with what a
+ * p-value, the hottest keys' shares, and a {@link SkewVerdict} that compares max/mean with what a
  * perfect hash reaches ({@link PerfectHashBound}), so that a small sample is not flagged for the
  * unevenness any hash shows on few keys.
  *
@@ -26,49 +27,29 @@ import java.util.Objects;
  * {@link Builder#exactKeyLimit(int)} (default: up to 2,000,000, less on small heaps), then estimated by bounded sketches
  * ({@link #distinctKeysExact()} tells which), so memory stays flat for any input size.
  *
- * <p>Verdicts, by max/mean {@code r}: {@link Verdict#WITHIN_PERFECT_HASH_BOUND} when {@code r} is
- * at most {@link #samplingP99()}; otherwise {@link Verdict#SUSPECT_ROUTER} when {@code r >= 1.1}
+ * <p>Verdicts, by max/mean {@code r}: {@link SkewVerdict#WITHIN_PERFECT_HASH_BOUND} when {@code r} is
+ * at most {@link #samplingP99()}; otherwise {@link SkewVerdict#SUSPECT_ROUTER} when {@code r >= 1.1}
  * although the keys would spread well ({@link #effectiveKeys()} at least
  * {@value #ROUTER_KEYS_PER_PARTITION} per partition, and {@code r} more than
  * {@value #ROUTER_MARGIN} times both {@link #perfectHashP99()} and {@link #hotKeyFloor()}: neither
  * chance nor the hottest key explains it, the router does); otherwise
- * {@link Verdict#FIX_KEY_DESIGN} above 1.5, {@link Verdict#KEEP_HEADROOM} from 1.1 to 1.5,
- * {@link Verdict#BALANCED} below 1.1.
+ * {@link SkewVerdict#FIX_KEY_DESIGN} above 1.5, {@link SkewVerdict#KEEP_HEADROOM} from 1.1 to 1.5,
+ * {@link SkewVerdict#BALANCED} below 1.1.
  *
  * <p>Immutable and thread-safe once built; the {@link Builder} is not thread-safe.
  */
 public final class DistributionReport {
 
   /**
-   * Effective keys per partition from which a skew the keys do not explain is blamed on the router.
+   * Effective keys per partition from which a skew the keys do not explain is blamed on the router
+   * ({@link SkewVerdict#ROUTER_KEYS_PER_PARTITION}).
    */
-  public static final int ROUTER_KEYS_PER_PARTITION = 10;
-  /** How far above the keys' own bound (perfect-hash p99, hot-key floor) blames the router. */
-  public static final double ROUTER_MARGIN = 1.1;
-
+  public static final int ROUTER_KEYS_PER_PARTITION = SkewVerdict.ROUTER_KEYS_PER_PARTITION;
   /**
-   * What the spread means for the topic: the first four from best to worst, then
-   * {@link #SUSPECT_ROUTER}, a skew of another cause.
+   * How far above the keys' own bound (perfect-hash p99, hot-key floor) blames the router
+   * ({@link SkewVerdict#ROUTER_MARGIN}).
    */
-  public enum Verdict {
-    /**
-     * max/mean is within the 99th percentile of a perfect hash on a sample of this many messages:
-     * no evidence of skew (the sample may be too small to show any).
-     */
-    WITHIN_PERFECT_HASH_BOUND,
-    /** Slightly above what a perfect hash reaches, but max/mean below 1.1: nothing to do. */
-    BALANCED,
-    /** max/mean in [1.1, 1.5]: keep about 30 % headroom on the hottest partition (more above 1.3). */
-    KEEP_HEADROOM,
-    /** max/mean above 1.5 and the keys explain it: fix the key design before adding partitions. */
-    FIX_KEY_DESIGN,
-    /**
-     * max/mean at least 1.1 although the keys would spread well (many effective keys per partition,
-     * no dominant key): the router, not the keys, concentrates them (scheme, placement, segment
-     * layout, a generation with fewer partitions, a custom partitioner).
-     */
-    SUSPECT_ROUTER
-  }
+  public static final double ROUTER_MARGIN = SkewVerdict.ROUTER_MARGIN;
 
   /**
    * One of the hottest keys.
@@ -94,7 +75,7 @@ public final class DistributionReport {
   private final double perfectHashP99;
   private final double samplingP99;
   private final List<KeyShare> topKeys;
-  private final Verdict verdict;
+  private final SkewVerdict verdict;
   private final String advice;
 
   private DistributionReport(Builder b) {
@@ -123,19 +104,8 @@ public final class DistributionReport {
       this.perfectHashExpected = PerfectHashBound.expectedMaxOverMean(effectiveKeys, n);
       this.perfectHashP99 = PerfectHashBound.maxOverMeanQuantile(effectiveKeys, n, P99);
     }
-    double r = statistics.maxOverMean();
-    if (r <= samplingP99) {
-      verdict = Verdict.WITHIN_PERFECT_HASH_BOUND;
-    } else if (r >= 1.1 && effectiveKeys >= (double) ROUTER_KEYS_PER_PARTITION * n
-        && r > ROUTER_MARGIN * Math.max(perfectHashP99, hotKeyFloorOf(top, n))) {
-      verdict = Verdict.SUSPECT_ROUTER;
-    } else if (r > 1.5) {
-      verdict = Verdict.FIX_KEY_DESIGN;
-    } else if (r >= 1.1) {
-      verdict = Verdict.KEEP_HEADROOM;
-    } else {
-      verdict = Verdict.BALANCED;
-    }
+    verdict = SkewVerdict.of(statistics.maxOverMean(), samplingP99, effectiveKeys, perfectHashP99,
+        hotKeyFloorOf(top, n), n);
     this.advice = advise();
   }
 
@@ -259,7 +229,7 @@ public final class DistributionReport {
   }
 
   /** Returns the verdict. */
-  public Verdict verdict() {
+  public SkewVerdict verdict() {
     return verdict;
   }
 

@@ -1,7 +1,7 @@
 package io.github.routingkit.testkit;
 
+import io.github.routingkit.stats.LoadStatistics;
 import io.github.routingkit.testkit.DistributionReport.KeyShare;
-import io.github.routingkit.testkit.stats.LoadStatistics;
 
 /**
  * Renders a {@link DistributionReport} as text, CSV and JSON, from its public accessors only: the

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.routingkit.KeyRouter;
-import io.github.routingkit.testkit.DistributionReport.Verdict;
+import io.github.routingkit.stats.SkewVerdict;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -97,7 +97,7 @@ class DistributionReportTest {
     assertThat(r.effectiveKeys()).isEqualTo(100_000.0);
     assertThat(r.perfectHashExpected()).isBetween(1.029, 1.031);
     assertThat(r.maxOverMean()).isLessThan(r.samplingP99());
-    assertThat(r.verdict()).isEqualTo(Verdict.WITHIN_PERFECT_HASH_BOUND);
+    assertThat(r.verdict()).isEqualTo(SkewVerdict.WITHIN_PERFECT_HASH_BOUND);
     assertThat(r.hotKeyFloor()).isEqualTo(1.0);
   }
 
@@ -106,7 +106,7 @@ class DistributionReportTest {
     // 48 distinct keys on 24 partitions: max/mean around 2-3 by chance alone, above the 1.5 rule
     DistributionReport r = DistributionReport.of(KAFKA, 24, distinct(48));
     assertThat(r.maxOverMean()).isGreaterThan(1.5);
-    assertThat(r.verdict()).isEqualTo(Verdict.WITHIN_PERFECT_HASH_BOUND);
+    assertThat(r.verdict()).isEqualTo(SkewVerdict.WITHIN_PERFECT_HASH_BOUND);
     assertThat(r.advice()).contains("too small");
   }
 
@@ -115,7 +115,7 @@ class DistributionReportTest {
     List<String> keys = distinct(20_000);
     keys.addAll(Collections.nCopies(5_000, "US"));
     DistributionReport r = DistributionReport.of(KAFKA, 24, keys);
-    assertThat(r.verdict()).isEqualTo(Verdict.FIX_KEY_DESIGN);
+    assertThat(r.verdict()).isEqualTo(SkewVerdict.FIX_KEY_DESIGN);
     assertThat(r.topKeys().get(0).key()).isEqualTo("US");
     assertThat(r.topKeys().get(0).count()).isEqualTo(5_000);
     assertThat(r.topKeys().get(0).share()).isEqualTo(0.2);
@@ -136,12 +136,12 @@ class DistributionReportTest {
     }
     DistributionReport headroom = b.build();
     assertThat(headroom.maxOverMean()).isBetween(1.1, 1.5);
-    assertThat(headroom.verdict()).isEqualTo(Verdict.KEEP_HEADROOM);
+    assertThat(headroom.verdict()).isEqualTo(SkewVerdict.KEEP_HEADROOM);
     assertThat(headroom.advice()).contains("30 % headroom");
 
     DistributionReport balanced = DistributionReport.of(new ByNumber(), 4, placed(105000, 100000, 100000, 95000));
     assertThat(balanced.maxOverMean()).isEqualTo(1.05);
-    assertThat(balanced.verdict()).isEqualTo(Verdict.BALANCED);
+    assertThat(balanced.verdict()).isEqualTo(SkewVerdict.BALANCED);
   }
 
   @Test
@@ -149,13 +149,13 @@ class DistributionReportTest {
     // issue 15.14: 50,000 distinct keys, every one on partition 0 of 24
     DistributionReport r = DistributionReport.of(new OnePartition(), 24, distinct(50_000));
     assertThat(r.maxOverMean()).isEqualTo(24.0);
-    assertThat(r.verdict()).isEqualTo(Verdict.SUSPECT_ROUTER);
+    assertThat(r.verdict()).isEqualTo(SkewVerdict.SUSPECT_ROUTER);
     assertThat(r.advice()).contains("suspect the router").contains("50,000 effective keys")
         .doesNotContain("fix the key design");
     // a milder router fault (13:11:11:11 over 46,000 distinct keys, 1.13) is the router's too
     DistributionReport mild = DistributionReport.of(new ByNumber(), 4, placed(13000, 11000, 11000, 11000));
     assertThat(mild.maxOverMean()).isBetween(1.1, 1.5);
-    assertThat(mild.verdict()).isEqualTo(Verdict.SUSPECT_ROUTER);
+    assertThat(mild.verdict()).isEqualTo(SkewVerdict.SUSPECT_ROUTER);
     // but a hot key that explains the skew stays the key design's fault (aHotKeyMeansFixTheKeyDesign)
   }
 
@@ -260,7 +260,7 @@ class DistributionReportTest {
     assertThat(r.router()).isEqualTo("observed: topic t");
     assertThat(r.statistics().counts()).containsExactly(200, 400, 3_000, 401);
     assertThat(r.messages()).isEqualTo(4_001);
-    assertThat(r.verdict()).isEqualTo(Verdict.SUSPECT_ROUTER);
+    assertThat(r.verdict()).isEqualTo(SkewVerdict.SUSPECT_ROUTER);
     assertThat(r.topKeys().get(0).key()).isEqualTo("key-7");
     assertThat(r.topKeys().get(0).partition()).isEqualTo(3);
 
@@ -268,7 +268,7 @@ class DistributionReportTest {
     for (int i = 0; i < 4_000; i++) {
       even.add("key-" + i, i % 4, 1);
     }
-    assertThat(even.build().verdict()).isEqualTo(Verdict.WITHIN_PERFECT_HASH_BOUND);
+    assertThat(even.build().verdict()).isEqualTo(SkewVerdict.WITHIN_PERFECT_HASH_BOUND);
   }
 
   @Test

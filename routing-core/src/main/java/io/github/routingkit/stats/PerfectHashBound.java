@@ -1,4 +1,4 @@
-package io.github.routingkit.testkit.stats;
+package io.github.routingkit.stats;
 
 /**
  * What a perfect hash reaches: the max/mean of partition loads when {@code K} equally weighted

@@ -1,4 +1,4 @@
-package io.github.routingkit.testkit.stats;
+package io.github.routingkit.stats;
 
 /**
  * The log-gamma function and the regularized incomplete gamma functions, enough for &chi;&sup2;

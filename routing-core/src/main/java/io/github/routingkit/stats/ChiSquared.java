@@ -1,4 +1,4 @@
-package io.github.routingkit.testkit.stats;
+package io.github.routingkit.stats;
 
 /**
  * Pearson's &chi;&sup2; goodness-of-fit test of partition counts against the uniform spread a

@@ -1,11 +1,11 @@
-package io.github.routingkit.testkit.stats;
+package io.github.routingkit.stats;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.routingkit.testing.SampleKeys;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.placement.Placement;
+import io.github.routingkit.testing.SampleKeys;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

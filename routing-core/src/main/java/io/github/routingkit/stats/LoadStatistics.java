@@ -1,4 +1,4 @@
-package io.github.routingkit.testkit.stats;
+package io.github.routingkit.stats;
 
 import java.util.Arrays;
 
