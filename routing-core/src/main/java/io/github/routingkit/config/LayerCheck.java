@@ -73,6 +73,7 @@ final class LayerCheck {
             + " in all; the total must be at most " + HotKeyRouter.MAX_MEMORY + " bytes (64 MiB)");
       }
     }
+    MetricsCheck.check(c);
     if (!c.problems.isEmpty()) {
       throw RoutingConfigException.of(c.problems);
     }

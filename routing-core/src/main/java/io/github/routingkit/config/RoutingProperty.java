@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * <h2>Adding a property</h2>
  * <ol>
  *   <li>Give its key a {@code public static final String} constant in {@link RoutingSpec} (in
- *       {@code RoutingAssignorConfig} for a {@code routing.assignor.*} key): users and the
+ *       {@code RoutingAssignorConfig} for a {@code routing.assignor.*} key, in
+ *       {@link MetricsOptions} for a {@code routing.metrics.*} key): users and the
  *       Javadoc's {@code {@value}} links name it there.</li>
  *   <li>Add one entry here: key, {@link Layer}, {@link Value list or single value}, whether the
  *       canary's new spec takes it ({@link Canary#COPIED}), and its type, default, example and
@@ -167,6 +168,29 @@ public enum RoutingProperty {
           + " `version.*` key; not `keyless` (keyless messages follow the old spec) and no nested"
           + " canary"),
 
+  /** {@value MetricsOptions#ENABLED}: whether the adapters publish metrics. */
+  METRICS_ENABLED(MetricsOptions.ENABLED, Layer.METRICS, Value.SINGLE, Canary.OLD_SPEC_ONLY,
+      "`true` \\| `false`", "`true`", "`false`",
+      "whether RoutingPartitioner, RoutingAssignor and RoutingMessageRouter publish their metrics"
+          + " (JMX through the client's `metric.reporters`, OpenTelemetry, Micrometer; see"
+          + " [metrics.md](metrics.md)); `false` leaves the routing path exactly as without"
+          + " metrics"),
+  /** {@value MetricsOptions#WINDOW_MS}: the skew metrics' sliding window. */
+  METRICS_WINDOW_MS(MetricsOptions.WINDOW_MS, Layer.METRICS, Value.SINGLE,
+      Canary.OLD_SPEC_ONLY, "int milliseconds in [1000, 86400000]", "`60000`", "`300000`",
+      "the sliding window of the skew metrics (max/mean and verdict): between one and 1.25"
+          + " windows of the most recent records"),
+  /** {@value MetricsOptions#HOTKEY_SAMPLE}: the metrics' own hot-key tracker. */
+  METRICS_HOTKEY_SAMPLE(MetricsOptions.HOTKEY_SAMPLE, Layer.METRICS, Value.SINGLE,
+      Canary.OLD_SPEC_ONLY, "`0`, or a power of two in [1, 1024]", "`0` (off)", "`64`",
+      "for routers without hot-key detection: count one keyed record in this many in a"
+          + " heavy-hitter sketch of 64 KiB, so the hot-key metrics name the hot keys; `0`: no"
+          + " sketch (a spec with `routing.hotkey.detect=true` reports its own detector's keys)"),
+  /** {@value MetricsOptions#HOTKEY_THRESHOLD}: from which share the tracker reports a key. */
+  METRICS_HOTKEY_THRESHOLD(MetricsOptions.HOTKEY_THRESHOLD, Layer.METRICS, Value.SINGLE,
+      Canary.OLD_SPEC_ONLY, "decimal share in (0, 1]", "`0.01`", "`0.05`",
+      "the share of the sampled records from which the metrics' hot-key sketch reports a key"),
+
   /** {@code routing.assignor.weight}: a classic consumer's relative capacity. */
   ASSIGNOR_WEIGHT("routing.assignor.weight", Layer.ASSIGNOR, Value.SINGLE, Canary.OLD_SPEC_ONLY,
       "int in [1, 1000000]", "1", "`4`",
@@ -203,6 +227,8 @@ public enum RoutingProperty {
     VERSION,
     /** {@code routing.canary.*}: the share of keys routed by a new spec. */
     CANARY,
+    /** {@code routing.metrics.*}: what the adapters publish; no effect on routing. */
+    METRICS,
     /** {@code routing.assignor.*}: read by the Kafka assignors, skipped by {@link RoutingSpec}. */
     ASSIGNOR
   }

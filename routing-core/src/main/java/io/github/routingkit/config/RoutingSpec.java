@@ -406,6 +406,11 @@ public final class RoutingSpec implements Serializable {
     return keyless;
   }
 
+  /** Returns the {@code routing.metrics.*} options: what the adapters publish ({@link MetricsOptions}). */
+  public MetricsOptions metricsOptions() {
+    return MetricsCheck.options(layers);
+  }
+
   /**
    * Builds a new router for this spec, composed canary &rarr; version &rarr; segment &rarr; hot key
    * &rarr; scheme/placement (layers that are not configured are left out; with no layer it is a

@@ -249,7 +249,7 @@ final class HeavyHitterSketch {
     return true;
   }
 
-  /** Test hook: the estimated count and error of {@code fp}, or null if not tracked. */
+  /** The estimated count and error of {@code fp}, or null if not tracked (allocates the pair). */
   long[] estimate(long fp) {
     int slot = find(fp);
     return slot < 0 ? null : new long[] {count[slot], error[slot]};

@@ -3,15 +3,19 @@ package io.github.routingkit.router.hotkey;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.internal.Bytes;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import net.openhft.hashing.LongHashFunction;
 
 /**
  * Decides which keys are hot: the configured keys, and (with detection) the keys a heavy-hitter
  * summary reports over the messages it counts, one in {@code sample}. Thread-safe; a message is
- * never blocked by another thread's counting. Allocates only when the published hot set changes
- * and, once, the summary on the first counted message.
+ * never blocked by another thread's counting. Allocates only when the published hot set changes,
+ * once per hot key and hot-set change a copy of the key's bytes (so metrics can name it), and,
+ * once, the summary on the first counted message.
  */
 final class HotKeyDetector {
   /*
@@ -43,6 +47,7 @@ final class HotKeyDetector {
   static final int DETECTED = -1;
 
   private static final long SAMPLER_SEED = 0x2545F4914F6CDD1DL;
+  private static final LongHashFunction TEXT_HASH = LongHashFunction.xx3();
   /** Low fingerprint bits that hold the key's hot-set filter index (1024-bit filter). */
   private static final int FILTER_BITS = 10;
   private static final long FILTER_MASK = (1L << FILTER_BITS) - 1;
@@ -95,9 +100,18 @@ final class HotKeyDetector {
         || (detect && detected.mayContain(key, offset, length));
   }
 
-  /** Counts a message of the key with fingerprint {@code fp}, unless another thread is counting. */
-  void count(long fp) {
-    summary.count(fp);
+  /**
+   * Counts a message of the key with fingerprint {@code fp}, unless another thread is counting; a
+   * key in the published hot set whose bytes are not known yet has them copied (once per key and
+   * hot-set change).
+   */
+  void count(long fp, byte[] key, int offset, int length) {
+    summary.count(fp, key, offset, length, null);
+  }
+
+  /** As {@link #count(long, byte[], int, int)} for a text key (fingerprint {@link #fingerprint(CharSequence)}). */
+  void count(long fp, CharSequence text) {
+    summary.count(fp, null, 0, 0, text);
   }
 
   /** Returns the index of {@code fp} among the configured keys, {@link #DETECTED} or {@link #NOT_HOT}. */
@@ -128,6 +142,25 @@ final class HotKeyDetector {
   long fingerprint(byte[] key, int offset, int length) {
     long h = HashScheme.XXH3_64.hash64(key, offset, length);
     return sample == 1 ? h : (h & ~FILTER_MASK) | filterIndex(key, offset, length);
+  }
+
+  /**
+   * Returns the fingerprint of a text key for a detector that only sees text keys (a
+   * {@link HotKeyTracker} fed with text): XXH3-64 of its UTF-16 code units, computed without
+   * encoding it (a String is not copied; another CharSequence once). Differs from the fingerprint
+   * of the text's UTF-8 bytes.
+   */
+  static long fingerprint(CharSequence text) {
+    return TEXT_HASH.hashChars(text instanceof String ? (String) text : text.toString());
+  }
+
+  /**
+   * Returns the detected hot keys, hottest first, with their estimated shares of the counted
+   * messages (empty without detection or before the summary's warm-up); waits for a counting
+   * thread to finish.
+   */
+  List<HotKeyEstimate> estimates() {
+    return detect ? summary.estimates() : Collections.emptyList();
   }
 
   /** A cheap hash of the key's length and its first and last 8 bytes, in [0, 1024). */
@@ -169,9 +202,15 @@ final class HotKeyDetector {
     static final HotSet EMPTY = new HotSet(new long[0]);
     final long[] fingerprints;
     final long[] filter = new long[1 << (FILTER_BITS - 6)];
+    /**
+     * The keys of {@link #fingerprints} as a byte[] or String, null until a counted message of the
+     * key was seen; written and read only under the summary's lock.
+     */
+    final Object[] names;
 
     HotSet(long[] sortedFingerprints) {
       this.fingerprints = sortedFingerprints;
+      this.names = new Object[sortedFingerprints.length];
       for (long fp : sortedFingerprints) {
         int i = (int) (fp & FILTER_MASK);
         filter[i >>> 6] |= 1L << i;
@@ -205,7 +244,7 @@ final class HotKeyDetector {
       this.threshold = threshold;
     }
 
-    void count(long fp) {
+    void count(long fp, byte[] key, int offset, int length, CharSequence text) {
       if (busy.getPlain() != 0 || !busy.compareAndSet(0, 1)) {
         return;
       }
@@ -218,14 +257,70 @@ final class HotKeyDetector {
         if (++sinceSnapshot >= SNAPSHOT_EVERY) {
           sinceSnapshot = 0;
           int k = sketch.hotInto(scratch);
-          long[] current = detected.fingerprints;
-          if (!Arrays.equals(scratch, 0, k, current, 0, current.length)) {
-            detected = new HotSet(Arrays.copyOf(scratch, k)); // allocates only when the set changes
+          HotSet current = detected;
+          if (!Arrays.equals(scratch, 0, k, current.fingerprints, 0, current.fingerprints.length)) {
+            // allocates only when the set changes
+            detected = carryNames(current, new HotSet(Arrays.copyOf(scratch, k)));
           }
+        }
+        name(detected, fp, key, offset, length, text);
+      } finally {
+        busy.setRelease(0);
+      }
+    }
+
+    /** Records the key of {@code fp} if it is hot and not named yet (under the lock). */
+    private void name(HotSet set, long fp, byte[] key, int offset, int length, CharSequence text) {
+      if (set.fingerprints.length == 0) {
+        return;
+      }
+      int i = Arrays.binarySearch(set.fingerprints, fp);
+      if (i >= 0 && set.names[i] == null) {
+        set.names[i] = text != null ? text.toString()
+            : Arrays.copyOfRange(key, offset, offset + length);
+      }
+    }
+
+    /** The names {@code old} knew of keys still in {@code next} (under the lock). */
+    private HotSet carryNames(HotSet old, HotSet next) {
+      for (int i = 0, j = 0; i < old.fingerprints.length && j < next.fingerprints.length; ) {
+        long a = old.fingerprints[i];
+        long b = next.fingerprints[j];
+        if (a == b) {
+          next.names[j++] = old.names[i++];
+        } else if (a < b) {
+          i++;
+        } else {
+          j++;
+        }
+      }
+      return next;
+    }
+
+    /** The published hot keys with their shares, hottest first (takes the lock, waiting for it). */
+    List<HotKeyEstimate> estimates() {
+      while (busy.getPlain() != 0 || !busy.compareAndSet(0, 1)) {
+        Thread.onSpinWait();
+      }
+      List<HotKeyEstimate> out = new ArrayList<>();
+      try {
+        HotSet set = detected;
+        long total = sketch == null ? 0 : sketch.total();
+        for (int i = 0; total > 0 && i < set.fingerprints.length; i++) {
+          long[] e = sketch.estimate(set.fingerprints[i]);
+          if (e == null) {
+            continue; // evicted since the set was published
+          }
+          Object name = set.names[i];
+          out.add(new HotKeyEstimate(name instanceof byte[] ? ((byte[]) name).clone() : null,
+              name instanceof String ? (String) name : null, Math.min(1, (double) e[0] / total),
+              Math.min(1, (double) e[1] / total)));
         }
       } finally {
         busy.setRelease(0);
       }
+      out.sort((a, b) -> Double.compare(b.share(), a.share()));
+      return out;
     }
   }
 }

@@ -302,7 +302,7 @@ public final class HotKeyRouter extends AbstractKeyRouter {
     if (counted || det.mayBeHot(key, offset, length)) {
       fp = det.fingerprint(key, offset, length);
       if (counted) {
-        det.count(fp);
+        det.count(fp, key, offset, length);
       }
       hot = n < 2 ? HotKeyDetector.NOT_HOT : det.hotIndex(fp);
     }
@@ -340,6 +340,19 @@ public final class HotKeyRouter extends AbstractKeyRouter {
   /** Returns the number of keys detected hot in the current snapshot (0 without detection). */
   public int detectedHotKeys() {
     return detector.detectedHotKeys();
+  }
+
+  /**
+   * Returns the keys detected hot right now with their estimated shares of the messages the
+   * detector counted, hottest first; empty without detection or before its warm-up of
+   * {@code 100 / threshold} counted messages. Configured keys are listed only when detection also
+   * finds them hot. A key's bytes are known from the first counted message of it after it became
+   * hot ({@link HotKeyEstimate#key()} is null until then). For metrics: it waits for a routing
+   * thread that is counting (a few hundred nanoseconds) and allocates the list; never call it per
+   * message.
+   */
+  public List<HotKeyEstimate> hotKeyEstimates() {
+    return detector.estimates();
   }
 
   /**
