@@ -1,5 +1,7 @@
 package io.github.routingkit.audit;
 
+import java.util.List;
+
 /**
  * The audit log's line format: one JSON object per line (JSON Lines), one line per received
  * message, UTF-8, append-only.
@@ -78,18 +80,27 @@ public final class AuditLog {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
+        case '"':
+          out.append("\\\"");
+          break;
+        case '\\':
+          out.append("\\\\");
+          break;
+        case '\n':
+          out.append("\\n");
+          break;
+        case '\r':
+          out.append("\\r");
+          break;
+        case '\t':
+          out.append("\\t");
+          break;
+        default:
           if (c < 0x20 || c == 0x2028 || c == 0x2029) {
             out.append(String.format("\\u%04x", (int) c));
           } else {
             out.append(c);
           }
-        }
       }
     }
     out.append('"');
@@ -178,23 +189,13 @@ public final class AuditLog {
           (int) redelivery, o, ot);
     }
 
+    /** The field names; field {@code i} sets bit {@code 1 << i} of {@code seen}. */
+    private static final List<String> FIELDS =
+        List.of("k", "p", "s", "t", "g", "ky", "tp", "pt", "c", "st", "rd", "o", "ot");
+
     private void field(String name) {
-      int bit = switch (name) {
-        case "k" -> 1;
-        case "p" -> 2;
-        case "s" -> 4;
-        case "t" -> 8;
-        case "g" -> 16;
-        case "ky" -> 32;
-        case "tp" -> 64;
-        case "pt" -> 128;
-        case "c" -> 256;
-        case "st" -> 512;
-        case "rd" -> 1024;
-        case "o" -> 2048;
-        case "ot" -> 4096;
-        default -> 0;
-      };
+      int index = FIELDS.indexOf(name);
+      int bit = index < 0 ? 0 : 1 << index;
       if (bit != 0) {
         if ((seen & bit) != 0) {
           throw bad("field " + name + " given twice");
@@ -202,20 +203,47 @@ public final class AuditLog {
         seen |= bit;
       }
       switch (name) {
-        case "k" -> k = strValue(name);
-        case "p" -> p = strValue(name);
-        case "s" -> seq = num(name);
-        case "t" -> t = num(name);
-        case "g" -> g = nullableStr(name);
-        case "ky" -> ky = bool(name);
-        case "tp" -> tp = strValue(name);
-        case "pt" -> pt = num(name);
-        case "c" -> c = strValue(name);
-        case "st" -> st = strValue(name);
-        case "rd" -> rd = num(name);
-        case "o" -> o = nullableStr(name);
-        case "ot" -> ot = num(name);
-        default -> skipValue(name);
+        case "k":
+          k = strValue(name);
+          break;
+        case "p":
+          p = strValue(name);
+          break;
+        case "s":
+          seq = num(name);
+          break;
+        case "t":
+          t = num(name);
+          break;
+        case "g":
+          g = nullableStr(name);
+          break;
+        case "ky":
+          ky = bool(name);
+          break;
+        case "tp":
+          tp = strValue(name);
+          break;
+        case "pt":
+          pt = num(name);
+          break;
+        case "c":
+          c = strValue(name);
+          break;
+        case "st":
+          st = strValue(name);
+          break;
+        case "rd":
+          rd = num(name);
+          break;
+        case "o":
+          o = nullableStr(name);
+          break;
+        case "ot":
+          ot = num(name);
+          break;
+        default:
+          skipValue(name);
       }
     }
 
@@ -324,13 +352,27 @@ public final class AuditLog {
           }
           char e = s.charAt(i++);
           switch (e) {
-            case '"', '\\', '/' -> b.append(e);
-            case 'b' -> b.append('\b');
-            case 'f' -> b.append('\f');
-            case 'n' -> b.append('\n');
-            case 'r' -> b.append('\r');
-            case 't' -> b.append('\t');
-            case 'u' -> {
+            case '"':
+            case '\\':
+            case '/':
+              b.append(e);
+              break;
+            case 'b':
+              b.append('\b');
+              break;
+            case 'f':
+              b.append('\f');
+              break;
+            case 'n':
+              b.append('\n');
+              break;
+            case 'r':
+              b.append('\r');
+              break;
+            case 't':
+              b.append('\t');
+              break;
+            case 'u': {
               if (i + 4 > s.length()) {
                 throw bad("truncated \\u escape");
               }
@@ -344,8 +386,10 @@ public final class AuditLog {
               }
               b.append((char) v);
               i += 4;
+              break;
             }
-            default -> throw bad("bad escape \\" + e);
+            default:
+              throw bad("bad escape \\" + e);
           }
           start = i;
         } else {

@@ -3,30 +3,62 @@ package io.github.routingkit.audit;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * The result of an {@link OrderingAudit}: counts, the out-of-order pairs by cause, and the first
  * findings in full. Immutable.
- *
- * @param records records audited
- * @param keys (topic, producer, key) streams seen (a forgotten stream seen again counts again)
- * @param forgottenKeys streams forgotten to stay within the key bound
- * @param duplicates records that repeated their stream's highest sequence
- * @param pairs out-of-order pairs found
- * @param keysWithFindings streams with at least one pair
- * @param byCause pairs per cause, every cause present (0 when none)
- * @param findings the first findings, in the order found
- * @param skippedLines bad log lines skipped (0 when not reading files or not skipping)
- * @param firstSkipped where and why the first line was skipped, or null
  */
-public record AuditReport(long records, long keys, long forgottenKeys, long duplicates, long pairs,
-    long keysWithFindings, Map<AuditCause, Long> byCause, List<AuditFinding> findings,
-    long skippedLines, String firstSkipped) {
+public final class AuditReport {
+  private final long records;
+  private final long keys;
+  private final long forgottenKeys;
+  private final long duplicates;
+  private final long pairs;
+  private final long keysWithFindings;
+  private final Map<AuditCause, Long> byCause;
+  private final List<AuditFinding> findings;
+  private final long skippedLines;
+  private final String firstSkipped;
 
-  /** Copies the collections. */
-  public AuditReport {
+  /**
+   * Copies the collections.
+   *
+   * @param records records audited
+   * @param keys (topic, producer, key) streams seen (a forgotten stream seen again counts again)
+   * @param forgottenKeys streams forgotten to stay within the key bound
+   * @param duplicates records that repeated their stream's highest sequence
+   * @param pairs out-of-order pairs found
+   * @param keysWithFindings streams with at least one pair
+   * @param byCause pairs per cause, every cause present (0 when none)
+   * @param findings the first findings, in the order found
+   * @param skippedLines bad log lines skipped (0 when not reading files or not skipping)
+   * @param firstSkipped where and why the first line was skipped, or null
+   */
+  public AuditReport(
+      long records,
+      long keys,
+      long forgottenKeys,
+      long duplicates,
+      long pairs,
+      long keysWithFindings,
+      Map<AuditCause, Long> byCause,
+      List<AuditFinding> findings,
+      long skippedLines,
+      String firstSkipped) {
     byCause = java.util.Collections.unmodifiableMap(new EnumMap<>(byCause));
     findings = List.copyOf(findings);
+    this.records = records;
+    this.keys = keys;
+    this.forgottenKeys = forgottenKeys;
+    this.duplicates = duplicates;
+    this.pairs = pairs;
+    this.keysWithFindings = keysWithFindings;
+    this.byCause = byCause;
+    this.findings = findings;
+    this.skippedLines = skippedLines;
+    this.firstSkipped = firstSkipped;
   }
 
   AuditReport(long records, long keys, long forgottenKeys, long duplicates, long pairs,
@@ -54,7 +86,7 @@ public record AuditReport(long records, long keys, long forgottenKeys, long dupl
   public List<AuditCause> causesFound() {
     return byCause.entrySet().stream().filter(e -> e.getValue() > 0)
         .sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
-        .map(Map.Entry::getKey).toList();
+        .map(Map.Entry::getKey).collect(Collectors.toUnmodifiableList());
   }
 
   /**
@@ -92,5 +124,92 @@ public record AuditReport(long records, long keys, long forgottenKeys, long dupl
   @Override
   public String toString() {
     return toText(10);
+  }
+
+  /** Returns records audited. */
+  public long records() {
+    return records;
+  }
+
+  /** Returns (topic, producer, key) streams seen (a forgotten stream seen again counts again). */
+  public long keys() {
+    return keys;
+  }
+
+  /** Returns streams forgotten to stay within the key bound. */
+  public long forgottenKeys() {
+    return forgottenKeys;
+  }
+
+  /** Returns records that repeated their stream's highest sequence. */
+  public long duplicates() {
+    return duplicates;
+  }
+
+  /** Returns out-of-order pairs found. */
+  public long pairs() {
+    return pairs;
+  }
+
+  /** Returns streams with at least one pair. */
+  public long keysWithFindings() {
+    return keysWithFindings;
+  }
+
+  /** Returns pairs per cause, every cause present (0 when none). */
+  public Map<AuditCause, Long> byCause() {
+    return byCause;
+  }
+
+  /** Returns the first findings, in the order found. */
+  public List<AuditFinding> findings() {
+    return findings;
+  }
+
+  /** Returns bad log lines skipped (0 when not reading files or not skipping). */
+  public long skippedLines() {
+    return skippedLines;
+  }
+
+  /** Returns where and why the first line was skipped, or null. */
+  public String firstSkipped() {
+    return firstSkipped;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof AuditReport)) {
+      return false;
+    }
+    AuditReport other = (AuditReport) o;
+    return records == other.records
+        && keys == other.keys
+        && forgottenKeys == other.forgottenKeys
+        && duplicates == other.duplicates
+        && pairs == other.pairs
+        && keysWithFindings == other.keysWithFindings
+        && Objects.equals(byCause, other.byCause)
+        && Objects.equals(findings, other.findings)
+        && skippedLines == other.skippedLines
+        && Objects.equals(firstSkipped, other.firstSkipped);
+  }
+
+  @Override
+  public int hashCode() {
+    int h = 0;
+    h = 31 * h + Long.hashCode(records);
+    h = 31 * h + Long.hashCode(keys);
+    h = 31 * h + Long.hashCode(forgottenKeys);
+    h = 31 * h + Long.hashCode(duplicates);
+    h = 31 * h + Long.hashCode(pairs);
+    h = 31 * h + Long.hashCode(keysWithFindings);
+    h = 31 * h + Objects.hashCode(byCause);
+    h = 31 * h + Objects.hashCode(findings);
+    h = 31 * h + Long.hashCode(skippedLines);
+    h = 31 * h + Objects.hashCode(firstSkipped);
+    return h;
   }
 }

@@ -2,6 +2,7 @@ package io.github.routingkit.audit;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -36,8 +37,74 @@ public final class AuditStamp {
   private AuditStamp() {}
 
   /** A decoded stamp. */
-  record Stamp(long sequence, long producedAtMillis, boolean keyed, String generation,
-      String producer) {}
+  static final class Stamp {
+    private final long sequence;
+    private final long producedAtMillis;
+    private final boolean keyed;
+    private final String generation;
+    private final String producer;
+
+    Stamp(long sequence, long producedAtMillis, boolean keyed, String generation, String producer) {
+      this.sequence = sequence;
+      this.producedAtMillis = producedAtMillis;
+      this.keyed = keyed;
+      this.generation = generation;
+      this.producer = producer;
+    }
+
+    public long sequence() {
+      return sequence;
+    }
+
+    public long producedAtMillis() {
+      return producedAtMillis;
+    }
+
+    public boolean keyed() {
+      return keyed;
+    }
+
+    public String generation() {
+      return generation;
+    }
+
+    public String producer() {
+      return producer;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Stamp)) {
+        return false;
+      }
+      Stamp other = (Stamp) o;
+      return sequence == other.sequence
+          && producedAtMillis == other.producedAtMillis
+          && keyed == other.keyed
+          && Objects.equals(generation, other.generation)
+          && Objects.equals(producer, other.producer);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = 0;
+      h = 31 * h + Long.hashCode(sequence);
+      h = 31 * h + Long.hashCode(producedAtMillis);
+      h = 31 * h + Boolean.hashCode(keyed);
+      h = 31 * h + Objects.hashCode(generation);
+      h = 31 * h + Objects.hashCode(producer);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "Stamp[sequence=" + sequence + ", producedAtMillis=" + producedAtMillis + ", keyed="
+          + keyed + ", generation=" + generation + ", producer=" + producer + "]";
+    }
+  }
 
   /** Numbers messages per logical key (thread-safe, lock-free, 32 KiB). */
   public static final class Sequencer {
@@ -98,11 +165,11 @@ public final class AuditStamp {
 
   /** Hash of a client key object: String and byte[] as above, anything else by its text. */
   static int hashKey(Object key) {
-    if (key instanceof byte[] b) {
-      return hash(b);
+    if (key instanceof byte[]) {
+      return hash((byte[]) key);
     }
-    if (key instanceof CharSequence s) {
-      return hash(s);
+    if (key instanceof CharSequence) {
+      return hash((CharSequence) key);
     }
     return key == null ? 0 : hash(key.toString());
   }
@@ -115,8 +182,8 @@ public final class AuditStamp {
     if (key == null) {
       return null;
     }
-    if (key instanceof byte[] b) {
-      return bytesText(b);
+    if (key instanceof byte[]) {
+      return bytesText((byte[]) key);
     }
     return key.toString();
   }

@@ -273,16 +273,116 @@ public final class OrderingAudit {
     }
   }
 
-  private record Head(AuditRecord record, int file, AuditLogReader reader)
+  private static final class Head
       implements Comparable<Head> {
+    private final AuditRecord record;
+    private final int file;
+    private final AuditLogReader reader;
+
+    private Head(AuditRecord record, int file, AuditLogReader reader) {
+      this.record = record;
+      this.file = file;
+      this.reader = reader;
+    }
+
     @Override
     public int compareTo(Head o) {
       int c = Long.compare(record.observedAtMillis(), o.record.observedAtMillis());
       return c != 0 ? c : Integer.compare(file, o.file);
     }
+
+    public AuditRecord record() {
+      return record;
+    }
+
+    public int file() {
+      return file;
+    }
+
+    public AuditLogReader reader() {
+      return reader;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Head)) {
+        return false;
+      }
+      Head other = (Head) o;
+      return Objects.equals(record, other.record)
+          && file == other.file
+          && Objects.equals(reader, other.reader);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = 0;
+      h = 31 * h + Objects.hashCode(record);
+      h = 31 * h + Integer.hashCode(file);
+      h = 31 * h + Objects.hashCode(reader);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "Head[record=" + record + ", file=" + file + ", reader=" + reader + "]";
+    }
   }
 
-  private record Stream(String topic, String producer, String key) {}
+  private static final class Stream {
+    private final String topic;
+    private final String producer;
+    private final String key;
+
+    private Stream(String topic, String producer, String key) {
+      this.topic = topic;
+      this.producer = producer;
+      this.key = key;
+    }
+
+    public String topic() {
+      return topic;
+    }
+
+    public String producer() {
+      return producer;
+    }
+
+    public String key() {
+      return key;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Stream)) {
+        return false;
+      }
+      Stream other = (Stream) o;
+      return Objects.equals(topic, other.topic)
+          && Objects.equals(producer, other.producer)
+          && Objects.equals(key, other.key);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = 0;
+      h = 31 * h + Objects.hashCode(topic);
+      h = 31 * h + Objects.hashCode(producer);
+      h = 31 * h + Objects.hashCode(key);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "Stream[topic=" + topic + ", producer=" + producer + ", key=" + key + "]";
+    }
+  }
 
   private static final class State {
     AuditRecord latest;

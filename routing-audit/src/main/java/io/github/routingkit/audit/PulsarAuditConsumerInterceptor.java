@@ -28,7 +28,49 @@ public final class PulsarAuditConsumerInterceptor<T> implements ConsumerIntercep
   /** The last consumer seen and its subscription type, as one value (read per message). */
   private volatile TypeOf last = new TypeOf(null, "unknown");
 
-  private record TypeOf(Consumer<?> consumer, String type) {}
+  private static final class TypeOf {
+    private final Consumer<?> consumer;
+    private final String type;
+
+    private TypeOf(Consumer<?> consumer, String type) {
+      this.consumer = consumer;
+      this.type = type;
+    }
+
+    public Consumer<?> consumer() {
+      return consumer;
+    }
+
+    public String type() {
+      return type;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof TypeOf)) {
+        return false;
+      }
+      TypeOf other = (TypeOf) o;
+      return Objects.equals(consumer, other.consumer)
+          && Objects.equals(type, other.type);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = 0;
+      h = 31 * h + Objects.hashCode(consumer);
+      h = 31 * h + Objects.hashCode(type);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "TypeOf[consumer=" + consumer + ", type=" + type + "]";
+    }
+  }
 
   /**
    * Records into {@code recorder}.
@@ -86,7 +128,8 @@ public final class PulsarAuditConsumerInterceptor<T> implements ConsumerIntercep
       return cached.type();
     }
     String type = "unknown";
-    if (consumer instanceof ConsumerBase<?> base && base.getConf() != null
+    ConsumerBase<?> base = consumer instanceof ConsumerBase<?> ? (ConsumerBase<?>) consumer : null;
+    if (base != null && base.getConf() != null
         && base.getConf().getSubscriptionType() != null) {
       type = base.getConf().getSubscriptionType().name();
     }
@@ -95,7 +138,8 @@ public final class PulsarAuditConsumerInterceptor<T> implements ConsumerIntercep
   }
 
   static String position(MessageId id) {
-    if (id instanceof MessageIdAdv adv) {
+    if (id instanceof MessageIdAdv) {
+      MessageIdAdv adv = (MessageIdAdv) id;
       return adv.getLedgerId() + ":" + adv.getEntryId() + ":" + adv.getBatchIndex();
     }
     return null;

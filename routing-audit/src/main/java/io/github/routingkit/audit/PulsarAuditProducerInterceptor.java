@@ -62,9 +62,10 @@ public final class PulsarAuditProducerInterceptor implements ProducerInterceptor
 
   @Override
   public Message beforeSend(Producer producer, Message message) {
-    if (!(message instanceof MessageImpl<?> impl)) {
+    if (!(message instanceof MessageImpl<?>)) {
       return message;
     }
+    MessageImpl<?> impl = (MessageImpl<?>) message;
     String logical = message.getProperty(AuditStamp.LOGICAL_KEY);
     boolean keyed = message.hasKey() || message.hasOrderingKey();
     if (logical == null && keyed) {

@@ -234,8 +234,11 @@ public final class RebalanceResult {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RebalanceResult g
-        && byMember().equals(g.byMember())
+    if (!(o instanceof RebalanceResult)) {
+      return false;
+    }
+    RebalanceResult g = (RebalanceResult) o;
+    return byMember().equals(g.byMember())
         && pendingRevocation().equals(g.pendingRevocation());
   }
 

@@ -250,7 +250,7 @@ public final class RoutingSpec implements Serializable {
   }
 
   private static final List<String> PLACEMENT_VALUES =
-      Arrays.stream(PlacementMode.values()).map(m -> m.id).toList();
+      Arrays.stream(PlacementMode.values()).map(m -> m.id).collect(Collectors.toUnmodifiableList());
 
   /**
    * Returns the names of every {@code routing.*} property this version understands, sorted: the

@@ -8,6 +8,7 @@ import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.internal.Values;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Decides whether the {@code routing.version.*} properties of one spec make routing generations:
@@ -103,7 +104,7 @@ final class VersionCheck {
           + " keys without a version tag) when " + VERSION_GENERATIONS + " is set"));
     } else if (out.stream().noneMatch(g -> g.name().equals(def))
         && !c.hasProblem(VERSION_GENERATIONS)) {
-      List<String> names = out.stream().map(Generation::name).toList();
+      List<String> names = out.stream().map(Generation::name).collect(Collectors.toUnmodifiableList());
       c.problem(VERSION_DEFAULT, def, "must name one of the generations " + names);
     }
     return out;

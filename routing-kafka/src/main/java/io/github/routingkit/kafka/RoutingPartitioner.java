@@ -141,8 +141,8 @@ public final class RoutingPartitioner implements Partitioner {
 
   /** The producer's batch.size as KafkaProducer reads it (an int), else the default. */
   private static int batchSize(Object value) {
-    if (value instanceof Number number) {
-      return number.intValue();
+    if (value instanceof Number) {
+      return ((Number) value).intValue();
     }
     if (value != null) {
       try {
@@ -159,8 +159,8 @@ public final class RoutingPartitioner implements Partitioner {
    * version in use (5 since 4.0, 0 before).
    */
   private static long lingerMs(Object value) {
-    if (value instanceof Number number) {
-      return number.longValue();
+    if (value instanceof Number) {
+      return ((Number) value).longValue();
     }
     if (value != null) {
       try {
@@ -170,7 +170,7 @@ public final class RoutingPartitioner implements Partitioner {
       }
     }
     Object byDefault = ProducerConfig.configDef().defaultValues().get(ProducerConfig.LINGER_MS_CONFIG);
-    return byDefault instanceof Number number ? number.longValue() : 0;
+    return byDefault instanceof Number ? ((Number) byDefault).longValue() : 0;
   }
 
   /**
