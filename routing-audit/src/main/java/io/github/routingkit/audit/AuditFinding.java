@@ -1,10 +1,10 @@
 package io.github.routingkit.audit;
 
-import java.util.Objects;
-
 /**
  * One out-of-order pair: {@code sentLater} was observed before {@code sentEarlier}, although the
  * same producer sent them for the same key in the opposite order; with the cause and the evidence.
+ *
+ * <p>Immutable; equal when cause and both records are equal.
  */
 public final class AuditFinding {
   private final AuditCause cause;
@@ -12,16 +12,46 @@ public final class AuditFinding {
   private final AuditRecord sentEarlier;
 
   /**
-   * Creates the value.
+   * Creates a finding.
    *
    * @param cause the named cause
    * @param sentLater the message sent later (higher sequence), observed first
    * @param sentEarlier the message sent earlier (lower sequence), observed after it
+   * @throws NullPointerException if any is null
    */
   public AuditFinding(AuditCause cause, AuditRecord sentLater, AuditRecord sentEarlier) {
-    this.cause = cause;
-    this.sentLater = sentLater;
-    this.sentEarlier = sentEarlier;
+    this.cause = java.util.Objects.requireNonNull(cause, "cause");
+    this.sentLater = java.util.Objects.requireNonNull(sentLater, "sentLater");
+    this.sentEarlier = java.util.Objects.requireNonNull(sentEarlier, "sentEarlier");
+  }
+
+  /** Returns the named cause. */
+  public AuditCause cause() {
+    return cause;
+  }
+
+  /** Returns the message sent later (higher sequence), observed first. */
+  public AuditRecord sentLater() {
+    return sentLater;
+  }
+
+  /** Returns the message sent earlier (lower sequence), observed after it. */
+  public AuditRecord sentEarlier() {
+    return sentEarlier;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof AuditFinding)) {
+      return false;
+    }
+    AuditFinding f = (AuditFinding) o;
+    return cause == f.cause && sentLater.equals(f.sentLater) && sentEarlier.equals(f.sentEarlier);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(cause, sentLater, sentEarlier);
   }
 
   /**
@@ -58,43 +88,5 @@ public final class AuditFinding {
   @Override
   public String toString() {
     return cause + " (" + cause.layer() + "): " + evidence();
-  }
-
-  /** Returns the named cause. */
-  public AuditCause cause() {
-    return cause;
-  }
-
-  /** Returns the message sent later (higher sequence), observed first. */
-  public AuditRecord sentLater() {
-    return sentLater;
-  }
-
-  /** Returns the message sent earlier (lower sequence), observed after it. */
-  public AuditRecord sentEarlier() {
-    return sentEarlier;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) {
-      return true;
-    }
-    if (!(o instanceof AuditFinding)) {
-      return false;
-    }
-    AuditFinding other = (AuditFinding) o;
-    return Objects.equals(cause, other.cause)
-        && Objects.equals(sentLater, other.sentLater)
-        && Objects.equals(sentEarlier, other.sentEarlier);
-  }
-
-  @Override
-  public int hashCode() {
-    int h = 0;
-    h = 31 * h + Objects.hashCode(cause);
-    h = 31 * h + Objects.hashCode(sentLater);
-    h = 31 * h + Objects.hashCode(sentEarlier);
-    return h;
   }
 }

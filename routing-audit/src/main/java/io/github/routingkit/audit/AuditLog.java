@@ -1,7 +1,5 @@
 package io.github.routingkit.audit;
 
-import java.util.List;
-
 /**
  * The audit log's line format: one JSON object per line (JSON Lines), one line per received
  * message, UTF-8, append-only.
@@ -33,7 +31,27 @@ import java.util.List;
  * JSON object makes the line bad ({@link AuditLogException}). Thread-safe (stateless).
  */
 public final class AuditLog {
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+  /** The known field names, in the order of their bit in the duplicate check. */
+  private static final java.util.List<String> FIELD_ORDER = java.util.List.of("k", "p", "s", "t",
+      "g", "ky", "tp", "pt", "c", "st", "rd", "o", "ot");
+  private static final String FIELDS = "," + String.join(",", FIELD_ORDER) + ",";
+
   private AuditLog() {}
+
+  /** The value of an ASCII hex digit, or -1 (Unicode digits are not hex digits here). */
+  static int hexDigit(char ch) {
+    if (ch >= '0' && ch <= '9') {
+      return ch - '0';
+    }
+    if (ch >= 'a' && ch <= 'f') {
+      return ch - 'a' + 10;
+    }
+    if (ch >= 'A' && ch <= 'F') {
+      return ch - 'A' + 10;
+    }
+    return -1;
+  }
 
   /**
    * Appends the line of a record (without the line terminator) to {@code out}.
@@ -79,28 +97,21 @@ public final class AuditLog {
     out.append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      switch (c) {
-        case '"':
-          out.append("\\\"");
-          break;
-        case '\\':
-          out.append("\\\\");
-          break;
-        case '\n':
-          out.append("\\n");
-          break;
-        case '\r':
-          out.append("\\r");
-          break;
-        case '\t':
-          out.append("\\t");
-          break;
-        default:
-          if (c < 0x20 || c == 0x2028 || c == 0x2029) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
+      if (c == '"') {
+        out.append("\\\"");
+      } else if (c == '\\') {
+        out.append("\\\\");
+      } else if (c == '\n') {
+        out.append("\\n");
+      } else if (c == '\r') {
+        out.append("\\r");
+      } else if (c == '\t') {
+        out.append("\\t");
+      } else if (c < 0x20 || c == 0x2028 || c == 0x2029) {
+        out.append("\\u").append(HEX[c >> 12 & 0xf]).append(HEX[c >> 8 & 0xf])
+            .append(HEX[c >> 4 & 0xf]).append(HEX[c & 0xf]);
+      } else {
+        out.append(c);
       }
     }
     out.append('"');
@@ -189,61 +200,43 @@ public final class AuditLog {
           (int) redelivery, o, ot);
     }
 
-    /** The field names; field {@code i} sets bit {@code 1 << i} of {@code seen}. */
-    private static final List<String> FIELDS =
-        List.of("k", "p", "s", "t", "g", "ky", "tp", "pt", "c", "st", "rd", "o", "ot");
-
     private void field(String name) {
-      int index = FIELDS.indexOf(name);
-      int bit = index < 0 ? 0 : 1 << index;
+      int bit = FIELDS.indexOf("," + name + ",") < 0 ? 0
+          : 1 << FIELD_ORDER.indexOf(name);
       if (bit != 0) {
         if ((seen & bit) != 0) {
           throw bad("field " + name + " given twice");
         }
         seen |= bit;
       }
-      switch (name) {
-        case "k":
-          k = strValue(name);
-          break;
-        case "p":
-          p = strValue(name);
-          break;
-        case "s":
-          seq = num(name);
-          break;
-        case "t":
-          t = num(name);
-          break;
-        case "g":
-          g = nullableStr(name);
-          break;
-        case "ky":
-          ky = bool(name);
-          break;
-        case "tp":
-          tp = strValue(name);
-          break;
-        case "pt":
-          pt = num(name);
-          break;
-        case "c":
-          c = strValue(name);
-          break;
-        case "st":
-          st = strValue(name);
-          break;
-        case "rd":
-          rd = num(name);
-          break;
-        case "o":
-          o = nullableStr(name);
-          break;
-        case "ot":
-          ot = num(name);
-          break;
-        default:
-          skipValue(name);
+      if (name.equals("k")) {
+        k = strValue(name);
+      } else if (name.equals("p")) {
+        p = strValue(name);
+      } else if (name.equals("s")) {
+        seq = num(name);
+      } else if (name.equals("t")) {
+        t = num(name);
+      } else if (name.equals("g")) {
+        g = nullableStr(name);
+      } else if (name.equals("ky")) {
+        ky = bool(name);
+      } else if (name.equals("tp")) {
+        tp = strValue(name);
+      } else if (name.equals("pt")) {
+        pt = num(name);
+      } else if (name.equals("c")) {
+        c = strValue(name);
+      } else if (name.equals("st")) {
+        st = strValue(name);
+      } else if (name.equals("rd")) {
+        rd = num(name);
+      } else if (name.equals("o")) {
+        o = nullableStr(name);
+      } else if (name.equals("ot")) {
+        ot = num(name);
+      } else {
+        skipValue(name);
       }
     }
 
@@ -351,45 +344,34 @@ public final class AuditLog {
             throw bad("unterminated escape");
           }
           char e = s.charAt(i++);
-          switch (e) {
-            case '"':
-            case '\\':
-            case '/':
-              b.append(e);
-              break;
-            case 'b':
-              b.append('\b');
-              break;
-            case 'f':
-              b.append('\f');
-              break;
-            case 'n':
-              b.append('\n');
-              break;
-            case 'r':
-              b.append('\r');
-              break;
-            case 't':
-              b.append('\t');
-              break;
-            case 'u': {
-              if (i + 4 > s.length()) {
-                throw bad("truncated \\u escape");
-              }
-              int v = 0;
-              for (int j = 0; j < 4; j++) {
-                int d = Character.digit(s.charAt(i + j), 16);
-                if (d < 0) {
-                  throw bad("bad \\u escape at column " + (i + 1));
-                }
-                v = v * 16 + d;
-              }
-              b.append((char) v);
-              i += 4;
-              break;
+          if (e == '"' || e == '\\' || e == '/') {
+            b.append(e);
+          } else if (e == 'b') {
+            b.append('\b');
+          } else if (e == 'f') {
+            b.append('\f');
+          } else if (e == 'n') {
+            b.append('\n');
+          } else if (e == 'r') {
+            b.append('\r');
+          } else if (e == 't') {
+            b.append('\t');
+          } else if (e == 'u') {
+            if (i + 4 > s.length()) {
+              throw bad("truncated \\u escape");
             }
-            default:
-              throw bad("bad escape \\" + e);
+            int v = 0;
+            for (int j = 0; j < 4; j++) {
+              int d = hexDigit(s.charAt(i + j));
+              if (d < 0) {
+                throw bad("bad \\u escape at column " + (i + 1));
+              }
+              v = v * 16 + d;
+            }
+            b.append((char) v);
+            i += 4;
+          } else {
+            throw bad("bad escape at column " + i);
           }
           start = i;
         } else {

@@ -1,9 +1,9 @@
 package io.github.routingkit.audit;
 
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
@@ -23,7 +23,7 @@ public final class AuditReport {
   private final String firstSkipped;
 
   /**
-   * Copies the collections.
+   * Creates a report.
    *
    * @param records records audited
    * @param keys (topic, producer, key) streams seen (a forgotten stream seen again counts again)
@@ -31,32 +31,25 @@ public final class AuditReport {
    * @param duplicates records that repeated their stream's highest sequence
    * @param pairs out-of-order pairs found
    * @param keysWithFindings streams with at least one pair
-   * @param byCause pairs per cause, every cause present (0 when none)
-   * @param findings the first findings, in the order found
+   * @param byCause pairs per cause (copied; a missing cause counts 0)
+   * @param findings the first findings, in the order found (copied)
    * @param skippedLines bad log lines skipped (0 when not reading files or not skipping)
    * @param firstSkipped where and why the first line was skipped, or null
+   * @throws NullPointerException if {@code byCause} or {@code findings} is null
    */
-  public AuditReport(
-      long records,
-      long keys,
-      long forgottenKeys,
-      long duplicates,
-      long pairs,
-      long keysWithFindings,
-      Map<AuditCause, Long> byCause,
-      List<AuditFinding> findings,
-      long skippedLines,
-      String firstSkipped) {
-    byCause = java.util.Collections.unmodifiableMap(new EnumMap<>(byCause));
-    findings = List.copyOf(findings);
+  public AuditReport(long records, long keys, long forgottenKeys, long duplicates, long pairs,
+      long keysWithFindings, Map<AuditCause, Long> byCause, List<AuditFinding> findings,
+      long skippedLines, String firstSkipped) {
     this.records = records;
     this.keys = keys;
     this.forgottenKeys = forgottenKeys;
     this.duplicates = duplicates;
     this.pairs = pairs;
     this.keysWithFindings = keysWithFindings;
-    this.byCause = byCause;
-    this.findings = findings;
+    EnumMap<AuditCause, Long> copy = new EnumMap<>(AuditCause.class);
+    copy.putAll(byCause);
+    this.byCause = Collections.unmodifiableMap(copy);
+    this.findings = List.copyOf(findings);
     this.skippedLines = skippedLines;
     this.firstSkipped = firstSkipped;
   }
@@ -70,6 +63,56 @@ public final class AuditReport {
   AuditReport withSkipped(long skipped, String first) {
     return new AuditReport(records, keys, forgottenKeys, duplicates, pairs, keysWithFindings,
         byCause, findings, skipped, first);
+  }
+
+  /** Returns the number of records audited. */
+  public long records() {
+    return records;
+  }
+
+  /** Returns the (topic, producer, key) streams seen (a forgotten stream seen again counts again). */
+  public long keys() {
+    return keys;
+  }
+
+  /** Returns the streams forgotten to stay within the key bound. */
+  public long forgottenKeys() {
+    return forgottenKeys;
+  }
+
+  /** Returns the records that repeated their stream's highest sequence. */
+  public long duplicates() {
+    return duplicates;
+  }
+
+  /** Returns the out-of-order pairs found. */
+  public long pairs() {
+    return pairs;
+  }
+
+  /** Returns the streams with at least one pair. */
+  public long keysWithFindings() {
+    return keysWithFindings;
+  }
+
+  /** Returns the pairs per cause (unmodifiable). */
+  public Map<AuditCause, Long> byCause() {
+    return byCause;
+  }
+
+  /** Returns the first findings, in the order found (unmodifiable). */
+  public List<AuditFinding> findings() {
+    return findings;
+  }
+
+  /** Returns the bad log lines skipped. */
+  public long skippedLines() {
+    return skippedLines;
+  }
+
+  /** Returns where and why the first line was skipped, or null. */
+  public String firstSkipped() {
+    return firstSkipped;
   }
 
   /** Returns true if no out-of-order pair was found. */
@@ -86,7 +129,7 @@ public final class AuditReport {
   public List<AuditCause> causesFound() {
     return byCause.entrySet().stream().filter(e -> e.getValue() > 0)
         .sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
-        .map(Map.Entry::getKey).collect(Collectors.toUnmodifiableList());
+        .map(Map.Entry::getKey).collect(Collectors.toList());
   }
 
   /**
@@ -124,92 +167,5 @@ public final class AuditReport {
   @Override
   public String toString() {
     return toText(10);
-  }
-
-  /** Returns records audited. */
-  public long records() {
-    return records;
-  }
-
-  /** Returns (topic, producer, key) streams seen (a forgotten stream seen again counts again). */
-  public long keys() {
-    return keys;
-  }
-
-  /** Returns streams forgotten to stay within the key bound. */
-  public long forgottenKeys() {
-    return forgottenKeys;
-  }
-
-  /** Returns records that repeated their stream's highest sequence. */
-  public long duplicates() {
-    return duplicates;
-  }
-
-  /** Returns out-of-order pairs found. */
-  public long pairs() {
-    return pairs;
-  }
-
-  /** Returns streams with at least one pair. */
-  public long keysWithFindings() {
-    return keysWithFindings;
-  }
-
-  /** Returns pairs per cause, every cause present (0 when none). */
-  public Map<AuditCause, Long> byCause() {
-    return byCause;
-  }
-
-  /** Returns the first findings, in the order found. */
-  public List<AuditFinding> findings() {
-    return findings;
-  }
-
-  /** Returns bad log lines skipped (0 when not reading files or not skipping). */
-  public long skippedLines() {
-    return skippedLines;
-  }
-
-  /** Returns where and why the first line was skipped, or null. */
-  public String firstSkipped() {
-    return firstSkipped;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (this == o) {
-      return true;
-    }
-    if (!(o instanceof AuditReport)) {
-      return false;
-    }
-    AuditReport other = (AuditReport) o;
-    return records == other.records
-        && keys == other.keys
-        && forgottenKeys == other.forgottenKeys
-        && duplicates == other.duplicates
-        && pairs == other.pairs
-        && keysWithFindings == other.keysWithFindings
-        && Objects.equals(byCause, other.byCause)
-        && Objects.equals(findings, other.findings)
-        && skippedLines == other.skippedLines
-        && Objects.equals(firstSkipped, other.firstSkipped);
-  }
-
-  @Override
-  public int hashCode() {
-    int h = 0;
-    h = 31 * h + Long.hashCode(records);
-    h = 31 * h + Long.hashCode(keys);
-    h = 31 * h + Long.hashCode(forgottenKeys);
-    h = 31 * h + Long.hashCode(duplicates);
-    h = 31 * h + Long.hashCode(pairs);
-    h = 31 * h + Long.hashCode(keysWithFindings);
-    h = 31 * h + Objects.hashCode(byCause);
-    h = 31 * h + Objects.hashCode(findings);
-    h = 31 * h + Long.hashCode(skippedLines);
-    h = 31 * h + Objects.hashCode(firstSkipped);
-    return h;
   }
 }

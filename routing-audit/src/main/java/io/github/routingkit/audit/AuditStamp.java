@@ -2,7 +2,6 @@ package io.github.routingkit.audit;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -44,7 +43,8 @@ public final class AuditStamp {
     private final String generation;
     private final String producer;
 
-    Stamp(long sequence, long producedAtMillis, boolean keyed, String generation, String producer) {
+    Stamp(long sequence, long producedAtMillis, boolean keyed, String generation,
+        String producer) {
       this.sequence = sequence;
       this.producedAtMillis = producedAtMillis;
       this.keyed = keyed;
@@ -52,57 +52,45 @@ public final class AuditStamp {
       this.producer = producer;
     }
 
-    public long sequence() {
+    long sequence() {
       return sequence;
     }
 
-    public long producedAtMillis() {
+    long producedAtMillis() {
       return producedAtMillis;
     }
 
-    public boolean keyed() {
+    boolean keyed() {
       return keyed;
     }
 
-    public String generation() {
+    String generation() {
       return generation;
     }
 
-    public String producer() {
+    String producer() {
       return producer;
     }
 
     @Override
     public boolean equals(Object o) {
-      if (this == o) {
-        return true;
-      }
       if (!(o instanceof Stamp)) {
         return false;
       }
-      Stamp other = (Stamp) o;
-      return sequence == other.sequence
-          && producedAtMillis == other.producedAtMillis
-          && keyed == other.keyed
-          && Objects.equals(generation, other.generation)
-          && Objects.equals(producer, other.producer);
+      Stamp x = (Stamp) o;
+      return sequence == x.sequence && producedAtMillis == x.producedAtMillis && keyed == x.keyed
+          && java.util.Objects.equals(generation, x.generation) && producer.equals(x.producer);
     }
 
     @Override
     public int hashCode() {
-      int h = 0;
-      h = 31 * h + Long.hashCode(sequence);
-      h = 31 * h + Long.hashCode(producedAtMillis);
-      h = 31 * h + Boolean.hashCode(keyed);
-      h = 31 * h + Objects.hashCode(generation);
-      h = 31 * h + Objects.hashCode(producer);
-      return h;
+      return java.util.Objects.hash(sequence, producedAtMillis, keyed, generation, producer);
     }
 
     @Override
     public String toString() {
-      return "Stamp[sequence=" + sequence + ", producedAtMillis=" + producedAtMillis + ", keyed="
-          + keyed + ", generation=" + generation + ", producer=" + producer + "]";
+      return sequence + "," + producedAtMillis + "," + (keyed ? 'k' : 'u') + ","
+          + (generation == null ? "" : generation) + "," + producer;
     }
   }
 

@@ -273,13 +273,12 @@ public final class OrderingAudit {
     }
   }
 
-  private static final class Head
-      implements Comparable<Head> {
-    private final AuditRecord record;
-    private final int file;
-    private final AuditLogReader reader;
+  private static final class Head implements Comparable<Head> {
+    final AuditRecord record;
+    final int file;
+    final AuditLogReader reader;
 
-    private Head(AuditRecord record, int file, AuditLogReader reader) {
+    Head(AuditRecord record, int file, AuditLogReader reader) {
       this.record = record;
       this.file = file;
       this.reader = reader;
@@ -290,97 +289,31 @@ public final class OrderingAudit {
       int c = Long.compare(record.observedAtMillis(), o.record.observedAtMillis());
       return c != 0 ? c : Integer.compare(file, o.file);
     }
-
-    public AuditRecord record() {
-      return record;
-    }
-
-    public int file() {
-      return file;
-    }
-
-    public AuditLogReader reader() {
-      return reader;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      if (this == o) {
-        return true;
-      }
-      if (!(o instanceof Head)) {
-        return false;
-      }
-      Head other = (Head) o;
-      return Objects.equals(record, other.record)
-          && file == other.file
-          && Objects.equals(reader, other.reader);
-    }
-
-    @Override
-    public int hashCode() {
-      int h = 0;
-      h = 31 * h + Objects.hashCode(record);
-      h = 31 * h + Integer.hashCode(file);
-      h = 31 * h + Objects.hashCode(reader);
-      return h;
-    }
-
-    @Override
-    public String toString() {
-      return "Head[record=" + record + ", file=" + file + ", reader=" + reader + "]";
-    }
   }
 
   private static final class Stream {
-    private final String topic;
-    private final String producer;
-    private final String key;
+    final String topic;
+    final String producer;
+    final String key;
 
-    private Stream(String topic, String producer, String key) {
+    Stream(String topic, String producer, String key) {
       this.topic = topic;
       this.producer = producer;
       this.key = key;
     }
 
-    public String topic() {
-      return topic;
-    }
-
-    public String producer() {
-      return producer;
-    }
-
-    public String key() {
-      return key;
-    }
-
     @Override
     public boolean equals(Object o) {
-      if (this == o) {
-        return true;
-      }
       if (!(o instanceof Stream)) {
         return false;
       }
-      Stream other = (Stream) o;
-      return Objects.equals(topic, other.topic)
-          && Objects.equals(producer, other.producer)
-          && Objects.equals(key, other.key);
+      Stream x = (Stream) o;
+      return key.equals(x.key) && producer.equals(x.producer) && topic.equals(x.topic);
     }
 
     @Override
     public int hashCode() {
-      int h = 0;
-      h = 31 * h + Objects.hashCode(topic);
-      h = 31 * h + Objects.hashCode(producer);
-      h = 31 * h + Objects.hashCode(key);
-      return h;
-    }
-
-    @Override
-    public String toString() {
-      return "Stream[topic=" + topic + ", producer=" + producer + ", key=" + key + "]";
+      return (key.hashCode() * 31 + producer.hashCode()) * 31 + topic.hashCode();
     }
   }
 

@@ -29,46 +29,12 @@ public final class PulsarAuditConsumerInterceptor<T> implements ConsumerIntercep
   private volatile TypeOf last = new TypeOf(null, "unknown");
 
   private static final class TypeOf {
-    private final Consumer<?> consumer;
-    private final String type;
+    final Consumer<?> consumer;
+    final String type;
 
-    private TypeOf(Consumer<?> consumer, String type) {
+    TypeOf(Consumer<?> consumer, String type) {
       this.consumer = consumer;
       this.type = type;
-    }
-
-    public Consumer<?> consumer() {
-      return consumer;
-    }
-
-    public String type() {
-      return type;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      if (this == o) {
-        return true;
-      }
-      if (!(o instanceof TypeOf)) {
-        return false;
-      }
-      TypeOf other = (TypeOf) o;
-      return Objects.equals(consumer, other.consumer)
-          && Objects.equals(type, other.type);
-    }
-
-    @Override
-    public int hashCode() {
-      int h = 0;
-      h = 31 * h + Objects.hashCode(consumer);
-      h = 31 * h + Objects.hashCode(type);
-      return h;
-    }
-
-    @Override
-    public String toString() {
-      return "TypeOf[consumer=" + consumer + ", type=" + type + "]";
     }
   }
 
@@ -124,14 +90,15 @@ public final class PulsarAuditConsumerInterceptor<T> implements ConsumerIntercep
 
   private String subscriptionType(Consumer<?> consumer) {
     TypeOf cached = last;
-    if (cached.consumer() == consumer) {
-      return cached.type();
+    if (cached.consumer == consumer) {
+      return cached.type;
     }
     String type = "unknown";
-    ConsumerBase<?> base = consumer instanceof ConsumerBase<?> ? (ConsumerBase<?>) consumer : null;
-    if (base != null && base.getConf() != null
-        && base.getConf().getSubscriptionType() != null) {
-      type = base.getConf().getSubscriptionType().name();
+    if (consumer instanceof ConsumerBase<?>) {
+      ConsumerBase<?> base = (ConsumerBase<?>) consumer;
+      if (base.getConf() != null && base.getConf().getSubscriptionType() != null) {
+        type = base.getConf().getSubscriptionType().name();
+      }
     }
     last = new TypeOf(consumer, type);
     return type;
