@@ -115,8 +115,7 @@ public final class RoutingPartitioner implements Partitioner {
       throw new IllegalStateException("no partition metadata for topic " + topic);
     }
     if (keyBytes != null) {
-      // the value matters only to value-hash hot keys; every other router ignores it
-      return router.partition(keyBytes, valueBytes, n);
+      return keyedPartition(keyBytes, valueBytes, n);
     }
     List<PartitionInfo> available = cluster.availablePartitionsForTopic(topic);
     BatchStickyKeyless sticky = batchSticky;
@@ -124,6 +123,19 @@ public final class RoutingPartitioner implements Partitioner {
       return sticky.partition(topic, valueBytes == null ? -1 : valueBytes.length, available, n);
     }
     return router.keylessPartition(n, new Available(available));
+  }
+
+  /**
+   * The keyed path, also {@link RoutingProducer}'s: the partition of {@code keyBytes} in
+   * {@code [0, n)}. The value matters only to value-hash hot keys; every other router ignores it.
+   */
+  int keyedPartition(byte[] keyBytes, byte[] valueBytes, int n) {
+    return router.partition(keyBytes, valueBytes, n);
+  }
+
+  /** Whether {@link #keyedPartition} reads the value ({@code routing.hotkey.choice=value-hash}). */
+  boolean keyedNeedsValue() {
+    return router.needsValue();
   }
 
   /**
