@@ -13,6 +13,7 @@ package io.github.routingkit.audit;
  *   <tr><th>name</th><th>type</th><th>required</th><th>meaning</th></tr>
  *   <tr><td>k</td><td>string</td><td>yes</td><td>logical key</td></tr>
  *   <tr><td>p</td><td>string</td><td>yes</td><td>producer id</td></tr>
+ *   <tr><td>pe</td><td>string</td><td>no</td><td>producer instance epoch (hex)</td></tr>
  *   <tr><td>s</td><td>integer &ge; 0</td><td>yes</td><td>per-key sequence</td></tr>
  *   <tr><td>t</td><td>integer</td><td>no (0)</td><td>production time, epoch ms</td></tr>
  *   <tr><td>g</td><td>string</td><td>no</td><td>routing generation</td></tr>
@@ -31,7 +32,27 @@ package io.github.routingkit.audit;
  * JSON object makes the line bad ({@link AuditLogException}). Thread-safe (stateless).
  */
 public final class AuditLog {
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+  /** The known field names, in the order of their bit in the duplicate check. */
+  private static final java.util.List<String> FIELD_ORDER = java.util.List.of("k", "p", "s", "t",
+      "g", "ky", "tp", "pt", "c", "st", "rd", "o", "ot", "pe");
+  private static final String FIELDS = "," + String.join(",", FIELD_ORDER) + ",";
+
   private AuditLog() {}
+
+  /** The value of an ASCII hex digit, or -1 (Unicode digits are not hex digits here). */
+  static int hexDigit(char ch) {
+    if (ch >= '0' && ch <= '9') {
+      return ch - '0';
+    }
+    if (ch >= 'a' && ch <= 'f') {
+      return ch - 'a' + 10;
+    }
+    if (ch >= 'A' && ch <= 'F') {
+      return ch - 'A' + 10;
+    }
+    return -1;
+  }
 
   /**
    * Appends the line of a record (without the line terminator) to {@code out}.
@@ -45,6 +66,10 @@ public final class AuditLog {
     string(record.key(), out);
     out.append(",\"p\":");
     string(record.producer(), out);
+    if (record.producerEpoch() != null) {
+      out.append(",\"pe\":");
+      string(record.producerEpoch(), out);
+    }
     out.append(",\"s\":").append(record.sequence());
     out.append(",\"t\":").append(record.producedAtMillis());
     if (record.generation() != null) {
@@ -94,19 +119,21 @@ public final class AuditLog {
     out.append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20 || c == 0x2028 || c == 0x2029) {
-            out.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
+      if (c == '"') {
+        out.append("\\\"");
+      } else if (c == '\\') {
+        out.append("\\\\");
+      } else if (c == '\n') {
+        out.append("\\n");
+      } else if (c == '\r') {
+        out.append("\\r");
+      } else if (c == '\t') {
+        out.append("\\t");
+      } else if (c < 0x20 || c == 0x2028 || c == 0x2029) {
+        out.append("\\u").append(HEX[c >> 12 & 0xf]).append(HEX[c >> 8 & 0xf])
+            .append(HEX[c >> 4 & 0xf]).append(HEX[c & 0xf]);
+      } else {
+        out.append(c);
       }
     }
     return out.append('"');
@@ -120,7 +147,45 @@ public final class AuditLog {
    * @throws AuditLogException if the line is not a valid audit line (the message says why)
    */
   public static AuditRecord parse(String line) {
-    return new Parser(line).record();
+    return new Parser(line, null).record();
+  }
+
+  /**
+   * Parses one line, taking the producer, epoch, generation, topic, consumer and subscription
+   * texts from {@code interner} when it already holds an equal one: a log names few of them, so
+   * records kept in memory then share them.
+   *
+   * @param line the line, without its terminator
+   * @param interner the texts seen so far (bounded by the caller), or null
+   * @return the record
+   * @throws AuditLogException if the line is not a valid audit line (the message says why)
+   */
+  static AuditRecord parse(String line, Interner interner) {
+    return new Parser(line, interner).record();
+  }
+
+  /** Canonical instances of repeated texts, at most {@code max} of them. Not thread-safe. */
+  static final class Interner {
+    private final java.util.HashMap<String, String> texts = new java.util.HashMap<>();
+    private final int max;
+
+    Interner(int max) {
+      this.max = max;
+    }
+
+    String of(String s) {
+      if (s == null) {
+        return null;
+      }
+      String known = texts.get(s);
+      if (known != null) {
+        return known;
+      }
+      if (texts.size() < max) {
+        texts.put(s, s);
+      }
+      return s;
+    }
   }
 
   /** A strict parser of one flat JSON object whose values are strings, integers or booleans. */
@@ -129,6 +194,7 @@ public final class AuditLog {
     private int i;
     private String k;
     private String p;
+    private String pe;
     private Long seq;
     private long t;
     private String g;
@@ -142,8 +208,11 @@ public final class AuditLog {
     private long ot;
     private int seen; // bit per known field, for duplicates
 
-    Parser(String s) {
+    private final Interner interner;
+
+    Parser(String s, Interner interner) {
       this.s = s;
+      this.interner = interner;
     }
 
     AuditRecord record() {
@@ -191,49 +260,54 @@ public final class AuditLog {
       if (redelivery < -1 || redelivery > Integer.MAX_VALUE) {
         throw bad("field rd (redelivery count) must be in [-1, 2^31), was " + redelivery);
       }
-      return new AuditRecord(k, p, seq, t, g, ky == null || ky, tp, (int) (long) pt, c, st,
+      return new AuditRecord(k, p, pe, seq, t, g, ky == null || ky, tp, (int) (long) pt, c, st,
           (int) redelivery, o, ot);
     }
 
     private void field(String name) {
-      int bit = switch (name) {
-        case "k" -> 1;
-        case "p" -> 2;
-        case "s" -> 4;
-        case "t" -> 8;
-        case "g" -> 16;
-        case "ky" -> 32;
-        case "tp" -> 64;
-        case "pt" -> 128;
-        case "c" -> 256;
-        case "st" -> 512;
-        case "rd" -> 1024;
-        case "o" -> 2048;
-        case "ot" -> 4096;
-        default -> 0;
-      };
+      int bit = FIELDS.indexOf("," + name + ",") < 0 ? 0
+          : 1 << FIELD_ORDER.indexOf(name);
       if (bit != 0) {
         if ((seen & bit) != 0) {
           throw bad("field " + name + " given twice");
         }
         seen |= bit;
       }
-      switch (name) {
-        case "k" -> k = strValue(name);
-        case "p" -> p = strValue(name);
-        case "s" -> seq = num(name);
-        case "t" -> t = num(name);
-        case "g" -> g = nullableStr(name);
-        case "ky" -> ky = bool(name);
-        case "tp" -> tp = strValue(name);
-        case "pt" -> pt = num(name);
-        case "c" -> c = strValue(name);
-        case "st" -> st = strValue(name);
-        case "rd" -> rd = num(name);
-        case "o" -> o = nullableStr(name);
-        case "ot" -> ot = num(name);
-        default -> skipValue(name);
+      if (name.equals("k")) {
+        k = strValue(name);
+      } else if (name.equals("p")) {
+        p = common(strValue(name));
+      } else if (name.equals("s")) {
+        seq = num(name);
+      } else if (name.equals("t")) {
+        t = num(name);
+      } else if (name.equals("g")) {
+        g = common(nullableStr(name));
+      } else if (name.equals("ky")) {
+        ky = bool(name);
+      } else if (name.equals("tp")) {
+        tp = common(strValue(name));
+      } else if (name.equals("pt")) {
+        pt = num(name);
+      } else if (name.equals("c")) {
+        c = common(strValue(name));
+      } else if (name.equals("st")) {
+        st = common(strValue(name));
+      } else if (name.equals("rd")) {
+        rd = num(name);
+      } else if (name.equals("o")) {
+        o = nullableStr(name);
+      } else if (name.equals("ot")) {
+        ot = num(name);
+      } else if (name.equals("pe")) {
+        pe = common(nullableStr(name));
+      } else {
+        skipValue(name);
       }
+    }
+
+    private String common(String text) {
+      return interner == null ? text : interner.of(text);
     }
 
     private void skipValue(String name) {
@@ -295,22 +369,25 @@ public final class AuditLog {
         negative = true;
         i++;
       }
-      long value = 0;
+      long value = 0; // accumulated negative, so Long.MIN_VALUE is in range
       int digits = 0;
       while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
         int d = s.charAt(i) - '0';
-        if (value > (Long.MAX_VALUE - d) / 10) {
+        if (value < (Long.MIN_VALUE + d) / 10) {
           throw bad("field " + name + ": integer out of range");
         }
-        value = value * 10 + d;
+        value = value * 10 - d;
         i++;
         digits++;
+      }
+      if (!negative && value == Long.MIN_VALUE) {
+        throw bad("field " + name + ": integer out of range");
       }
       if (digits == 0 || (i < s.length() && ".eE".indexOf(s.charAt(i)) >= 0)) {
         i = start;
         throw bad("field " + name + " must be an integer");
       }
-      return negative ? -value : value;
+      return negative ? value : -value;
     }
 
     private String str() {
@@ -340,29 +417,34 @@ public final class AuditLog {
             throw bad("unterminated escape");
           }
           char e = s.charAt(i++);
-          switch (e) {
-            case '"', '\\', '/' -> b.append(e);
-            case 'b' -> b.append('\b');
-            case 'f' -> b.append('\f');
-            case 'n' -> b.append('\n');
-            case 'r' -> b.append('\r');
-            case 't' -> b.append('\t');
-            case 'u' -> {
-              if (i + 4 > s.length()) {
-                throw bad("truncated \\u escape");
-              }
-              int v = 0;
-              for (int j = 0; j < 4; j++) {
-                int d = Character.digit(s.charAt(i + j), 16);
-                if (d < 0) {
-                  throw bad("bad \\u escape at column " + (i + 1));
-                }
-                v = v * 16 + d;
-              }
-              b.append((char) v);
-              i += 4;
+          if (e == '"' || e == '\\' || e == '/') {
+            b.append(e);
+          } else if (e == 'b') {
+            b.append('\b');
+          } else if (e == 'f') {
+            b.append('\f');
+          } else if (e == 'n') {
+            b.append('\n');
+          } else if (e == 'r') {
+            b.append('\r');
+          } else if (e == 't') {
+            b.append('\t');
+          } else if (e == 'u') {
+            if (i + 4 > s.length()) {
+              throw bad("truncated \\u escape");
             }
-            default -> throw bad("bad escape \\" + e);
+            int v = 0;
+            for (int j = 0; j < 4; j++) {
+              int d = hexDigit(s.charAt(i + j));
+              if (d < 0) {
+                throw bad("bad \\u escape at column " + (i + 1));
+              }
+              v = v * 16 + d;
+            }
+            b.append((char) v);
+            i += 4;
+          } else {
+            throw bad("bad escape at column " + i);
           }
           start = i;
         } else {

@@ -28,7 +28,15 @@ public final class PulsarAuditConsumerInterceptor<T> implements ConsumerIntercep
   /** The last consumer seen and its subscription type, as one value (read per message). */
   private volatile TypeOf last = new TypeOf(null, "unknown");
 
-  private record TypeOf(Consumer<?> consumer, String type) {}
+  private static final class TypeOf {
+    final Consumer<?> consumer;
+    final String type;
+
+    TypeOf(Consumer<?> consumer, String type) {
+      this.consumer = consumer;
+      this.type = type;
+    }
+  }
 
   /**
    * Records into {@code recorder}.
@@ -65,37 +73,39 @@ public final class PulsarAuditConsumerInterceptor<T> implements ConsumerIntercep
     int partition = -1;
     int at = topic == null ? -1 : topic.lastIndexOf("-partition-");
     if (at > 0) {
-      try {
-        partition = Integer.parseInt(topic.substring(at + "-partition-".length()));
+      long n = AuditStamp.parseDigits(topic, at + "-partition-".length(), topic.length(), false);
+      if (n >= 0 && n <= Integer.MAX_VALUE) {
+        partition = (int) n;
         topic = topic.substring(0, at);
-      } catch (NumberFormatException e) {
-        partition = -1;
       }
     }
     String name = consumer.getConsumerName();
-    return new AuditRecord(key, stamp.producer(), stamp.sequence(), stamp.producedAtMillis(),
-        stamp.generation(), stamp.keyed(), topic == null ? "" : topic, partition,
-        name == null ? "" : name, subscriptionType(consumer),
+    return new AuditRecord(key, stamp.producer(), stamp.epoch(), stamp.sequence(),
+        stamp.producedAtMillis(), stamp.generation(), stamp.keyed(), topic == null ? "" : topic,
+        partition, name == null ? "" : name, subscriptionType(consumer),
         Math.max(0, message.getRedeliveryCount()), position(message.getMessageId()),
         System.currentTimeMillis());
   }
 
   private String subscriptionType(Consumer<?> consumer) {
     TypeOf cached = last;
-    if (cached.consumer() == consumer) {
-      return cached.type();
+    if (cached.consumer == consumer) {
+      return cached.type;
     }
     String type = "unknown";
-    if (consumer instanceof ConsumerBase<?> base && base.getConf() != null
-        && base.getConf().getSubscriptionType() != null) {
-      type = base.getConf().getSubscriptionType().name();
+    if (consumer instanceof ConsumerBase<?>) {
+      ConsumerBase<?> base = (ConsumerBase<?>) consumer;
+      if (base.getConf() != null && base.getConf().getSubscriptionType() != null) {
+        type = base.getConf().getSubscriptionType().name();
+      }
     }
     last = new TypeOf(consumer, type);
     return type;
   }
 
   static String position(MessageId id) {
-    if (id instanceof MessageIdAdv adv) {
+    if (id instanceof MessageIdAdv) {
+      MessageIdAdv adv = (MessageIdAdv) id;
       return adv.getLedgerId() + ":" + adv.getEntryId() + ":" + adv.getBatchIndex();
     }
     return null;

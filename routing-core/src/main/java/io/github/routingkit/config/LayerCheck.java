@@ -7,6 +7,7 @@ import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.router.hotkey.HotKeyOptions;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
 import io.github.routingkit.router.segment.SegmentDefinition;
+import io.github.routingkit.router.version.VersionedRouter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,15 +19,15 @@ import java.util.Map;
  * It validates without building a router (no detector is allocated, no layout computed).
  *
  * <p>Each layer's own rules sit in {@link HotKeyCheck}, {@link VersionCheck} and
- * {@link CanaryCheck} (the segment layer's in {@link SegmentNotation}); this class runs them in
+ * {@link CanaryCheck} (the segment layer's in {@link SegmentDefinition#parse}); this class runs them in
  * turn, holds the problems they find, and checks what spans layers: the detector memory of every
  * generation and of the canary's new spec together.
  */
 final class LayerCheck {
   /** The layers of a spec, typed and checked; null fields are layers that are not configured. */
   record Layers(SegmentDefinition segments, HotKeyOptions hotKeys, List<Generation> generations,
-      String defaultVersion, String source, String separator, String header, double canaryShare,
-      RoutingSpec canaryNext) {}
+      String defaultVersion, VersionedRouter.Source source, String separator, String header,
+      double canaryShare, RoutingSpec canaryNext) {}
 
   /** The old spec's detector memory: one detector per generation (one without generations). */
   static long claimed(Layers typed) {
@@ -76,7 +77,7 @@ final class LayerCheck {
       throw RoutingConfigException.of(c.problems);
     }
     return new Layers(segments, hotKeys, generations, layers.get(VERSION_DEFAULT),
-        layers.getOrDefault(VERSION_SOURCE, "key-prefix"), layers.getOrDefault(VERSION_SEPARATOR, "|"),
+        VersionCheck.source(layers.get(VERSION_SOURCE)), layers.getOrDefault(VERSION_SEPARATOR, "|"),
         layers.getOrDefault(VERSION_HEADER, "routing-version"), share, next);
   }
 
@@ -132,7 +133,7 @@ final class LayerCheck {
     }
   }
 
-  /** The segment layer, read by {@link SegmentNotation}; null when it is off or has a problem. */
+  /** The segment layer, read by {@link SegmentDefinition#parse}; null when it is off or has a problem. */
   private SegmentDefinition segments() {
     boolean enabled = has(SEGMENT_RANGES) || has(SEGMENT_WEIGHTS);
     if (!enabled) {
@@ -141,7 +142,7 @@ final class LayerCheck {
       return null;
     }
     try {
-      return SegmentNotation.parse(get(SEGMENT_RANGES), get(SEGMENT_WEIGHTS),
+      return SegmentDefinition.parse(get(SEGMENT_RANGES), get(SEGMENT_WEIGHTS),
           get(SEGMENT_EXCLUSIVE), get(SEGMENT_SEPARATOR), get(SEGMENT_REGEX));
     } catch (RoutingConfigException e) {
       problems.add(e);

@@ -170,7 +170,11 @@ public final class RoutingAssignorConfig {
     if (value == null || value.toString().isBlank()) {
       return out;
     }
-    for (String entry : value.toString().split(",")) {
+    for (String entry : value.toString().split(",", -1)) {
+      if (entry.isBlank()) { // "a:1," or ",": a list of empty entries, as the segment lists refuse
+        throw new ConfigException(key, value, "must be a comma-separated list of " + what
+            + ":weight entries, none of them empty");
+      }
       int colon = entry.lastIndexOf(':');
       String name = colon < 0 ? "" : entry.substring(0, colon).trim();
       if (name.isEmpty()) {

@@ -67,14 +67,16 @@ public final class RoutingPartitioner implements Partitioner {
    *
    * @throws ConfigException naming the property, the value and the rule, for an unknown
    *     {@code routing.*} key or a bad value, or {@code routing.version.source=header} (a
-   *     {@code Partitioner} sees no headers)
+   *     {@code Partitioner} sees no headers; also in a canary's new spec, named as written:
+   *     {@code routing.canary.next.version.source})
    */
   @Override
   public void configure(Map<String, ?> configs) {
     try {
       RoutingSpec parsed = RoutingSpec.parse(configs);
-      if (parsed.readsVersionFromHeader()) {
-        throw new RoutingConfigException(RoutingSpec.VERSION_SOURCE, "header", "cannot be used with"
+      String header = parsed.versionFromHeaderProperty();
+      if (header != null) {
+        throw new RoutingConfigException(header, "header", "cannot be used with"
             + " Kafka: a Partitioner receives no record headers, so every record would silently"
             + " take the default generation; use key-prefix");
       }
@@ -131,12 +133,7 @@ public final class RoutingPartitioner implements Partitioner {
    * spec, so neither turns kafka-sticky off (the new spec's routing.canary.next.* layers don't).
    */
   private static boolean constrainsKeyless(RoutingSpec spec) {
-    for (String key : spec.toMap().keySet()) {
-      if (key.startsWith("routing.segment.") || key.startsWith("routing.version.")) {
-        return true;
-      }
-    }
-    return false;
+    return spec.hasSegments() || spec.hasVersions();
   }
 
   /** The producer's batch.size as KafkaProducer reads it (an int), else the default. */

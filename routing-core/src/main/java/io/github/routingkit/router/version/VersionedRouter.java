@@ -6,7 +6,6 @@ import io.github.routingkit.MessageView;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.internal.Bytes;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
-import io.github.routingkit.internal.MessageRouting;
 import io.github.routingkit.internal.Partitions;
 
 import java.io.InvalidObjectException;
@@ -170,12 +169,11 @@ public final class VersionedRouter extends AbstractKeyRouter {
     this.gens = this.generations.toArray(new Generation[0]);
     this.versionBytes = new byte[gens.length][];
     Generation def = null;
+    java.util.Set<String> seen = new java.util.HashSet<>();
     for (int i = 0; i < gens.length; i++) {
-      for (int j = 0; j < i; j++) {
-        if (gens[j].version().equals(gens[i].version())) {
-          throw new IllegalArgumentException("generation '" + gens[i].version()
-              + "' is listed twice");
-        }
+      if (!seen.add(gens[i].version())) {
+        throw new IllegalArgumentException("generation '" + gens[i].version()
+            + "' is listed twice");
       }
       if (gens[i].version().contains(separator)) {
         throw new IllegalArgumentException("generation '" + gens[i].version()
@@ -343,7 +341,7 @@ public final class VersionedRouter extends AbstractKeyRouter {
   @Override
   public <M> int partitionOf(M message, MessageView<M> view, int numPartitions) {
     if (source != Source.HEADER) {
-      return MessageRouting.route(this, message, view, numPartitions);
+      return defaultPartitionOf(message, view, numPartitions);
     }
     CharSequence text = view.keyText(message);
     byte[] key = text != null ? text.toString().getBytes(StandardCharsets.UTF_8)
