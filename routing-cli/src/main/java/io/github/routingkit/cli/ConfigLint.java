@@ -1,5 +1,6 @@
 package io.github.routingkit.cli;
 
+import io.github.routingkit.config.RoutingProperty;
 import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.cli.LintFinding.Severity;
 import java.util.ArrayList;
@@ -174,20 +175,11 @@ final class ConfigLint {
     LintFile f = p.file;
     boolean kafka = p.client.flavor.equals("kafka");
     String pc = f.get("partitioner.class");
-    Map<String, String> routing = routing(f);
     if (kafka && p.spec != null && LintClient.ROUTING_PARTITIONER.equals(pc)
         && p.spec.readsVersionFromHeader()) {
-      List<String> header = new ArrayList<>();
-      int line = 0;
-      for (String key : List.of(RoutingSpec.VERSION_SOURCE,
-          RoutingSpec.CANARY_NEXT_PREFIX + "version.source")) {
-        if ("header".equals(routing.get(key))) {
-          header.add(key + "=header");
-          line = line == 0 ? f.line(key) : line;
-        }
-      }
-      out.add(new LintFinding(LintRule.RK011, Severity.ERROR, f, line, "partitioner.class=" + pc
-          + " with " + String.join(" and ", header) + ": a Kafka Partitioner receives no record"
+      String key = p.spec.versionFromHeaderProperty();
+      out.add(new LintFinding(LintRule.RK011, Severity.ERROR, f, f.line(key), "partitioner.class="
+          + pc + " with " + key + "=header: a Kafka Partitioner receives no record"
           + " headers, so RoutingPartitioner refuses the spec with a ConfigException when the"
           + " producer is created", "routing.version.source=key-prefix (the default) and carry"
           + " the generation in the key"));
@@ -197,17 +189,21 @@ final class ConfigLint {
     if (!transactional) {
       return;
     }
+    if (p.spec == null) {
+      return;
+    }
     String impure = null;
     int line = 0;
-    if ("random".equals(routing.get(RoutingSpec.KEYLESS))) {
+    if (p.spec.keyless() == io.github.routingkit.KeylessPolicy.RANDOM) {
       impure = "routing.keyless=random";
       line = f.line(RoutingSpec.KEYLESS);
     }
     // the old spec's hot keys, and a canary's new spec's (routing.canary.next.hotkey.*)
+    Map<String, String> hotKeys = p.spec.layerProperties(RoutingProperty.Layer.HOTKEY);
     for (String prefix : List.of("routing.", "routing.canary.next.")) {
-      boolean hot = routing.containsKey(prefix + "hotkey.keys")
-          || "true".equalsIgnoreCase(routing.get(prefix + "hotkey.detect"));
-      String choice = routing.getOrDefault(prefix + "hotkey.choice", "least-loaded");
+      boolean hot = hotKeys.containsKey(prefix + "hotkey.keys")
+          || "true".equals(hotKeys.get(prefix + "hotkey.detect"));
+      String choice = hotKeys.getOrDefault(prefix + "hotkey.choice", "least-loaded");
       if (hot && !choice.equals("value-hash")) {
         impure = (impure == null ? "" : impure + " and ") + "hot keys with " + prefix
             + "hotkey.choice=" + choice;

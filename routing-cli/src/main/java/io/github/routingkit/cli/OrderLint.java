@@ -1,6 +1,7 @@
 package io.github.routingkit.cli;
 
 import io.github.routingkit.cli.LintFinding.Severity;
+import io.github.routingkit.config.RoutingProperty;
 import io.github.routingkit.config.RoutingSpec;
 import java.util.List;
 import java.util.Map;
@@ -89,7 +90,7 @@ final class OrderLint {
       return;
     }
     LintFile f = p.file();
-    Map<String, String> routing = ConfigLint.routing(f);
+    Map<String, String> routing = p.spec().layerProperties(RoutingProperty.Layer.HOTKEY);
     for (String prefix : List.of("routing.", "routing.canary.next.")) {
       String keys = routing.get(prefix + "hotkey.keys");
       boolean detect = "true".equalsIgnoreCase(routing.get(prefix + "hotkey.detect"));

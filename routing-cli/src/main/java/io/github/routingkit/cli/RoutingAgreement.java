@@ -1,6 +1,7 @@
 package io.github.routingkit.cli;
 
 import io.github.routingkit.KeyRouter;
+import io.github.routingkit.config.RoutingProperty;
 import io.github.routingkit.config.RoutingSpec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -196,38 +197,27 @@ final class RoutingAgreement {
   /** The configured hot keys of the spec and of its canary's new spec. */
   static Set<String> hotKeys(RoutingSpec spec) {
     Set<String> out = new LinkedHashSet<>();
-    for (String key : List.of(RoutingSpec.HOTKEY_KEYS,
-        RoutingSpec.CANARY_NEXT_PREFIX + "hotkey.keys")) {
-      String v = spec.toMap().get(key);
-      if (v != null) {
-        for (String k : v.split(",")) {
-          if (!k.trim().isEmpty()) {
-            out.add(k.trim());
+    spec.layerProperties(RoutingProperty.Layer.HOTKEY).forEach((k, v) -> {
+      if (k.endsWith(".hotkey.keys")) {
+        for (String key : v.split(",")) {
+          if (!key.trim().isEmpty()) {
+            out.add(key.trim());
           }
         }
       }
-    }
+    });
     return out;
-  }
-
-  /** Whether the spec (or its canary's new spec) has a hot-key layer. */
-  static boolean hasHotKeys(RoutingSpec spec) {
-    return spec.toMap().keySet().stream().anyMatch(RoutingAgreement::isHotKeyProperty);
-  }
-
-  private static boolean isHotKeyProperty(String k) {
-    return k.startsWith("routing.hotkey.") || k.startsWith(RoutingSpec.CANARY_NEXT_PREFIX
-        + "hotkey.");
   }
 
   /** The spec without its hot-key layers (the canary's new spec keeps at least its scheme). */
   static RoutingSpec withoutHotKeys(RoutingSpec spec) {
-    if (!hasHotKeys(spec)) {
+    Map<String, String> hot = spec.layerProperties(RoutingProperty.Layer.HOTKEY);
+    if (hot.isEmpty()) {
       return spec;
     }
     Map<String, String> m = new TreeMap<>(spec.toMap());
-    m.keySet().removeIf(RoutingAgreement::isHotKeyProperty);
-    if (m.containsKey(RoutingSpec.CANARY_SHARE)
+    m.keySet().removeAll(hot.keySet());
+    if (spec.hasCanary()
         && m.keySet().stream().noneMatch(k -> k.startsWith(RoutingSpec.CANARY_NEXT_PREFIX))) {
       m.put(RoutingSpec.CANARY_NEXT_PREFIX + "scheme", RoutingSpec.defaults().scheme().id());
     }

@@ -251,9 +251,21 @@ class LintCommandTest {
         + java.nio.file.Files.readString(dir.resolve("LintOrderRulesTest.java"));
     for (LintRule rule : LintRule.values()) {
       assertThat(docs).as("docs/cli.md lists " + rule).contains("| " + rule + " | `" + rule.name
-          + "`");
+          + "` | " + (rule.cause == null ? "—" : "`" + rule.cause + "`") + " |");
       assertThat(self.contains("ERROR " + rule) || self.contains("WARNING " + rule))
           .as("a test for " + rule).isTrue();
+    }
+  }
+
+  /** docs/cli.md maps every audit cause to exactly the rules that predict it. */
+  @Test
+  void everyAuditCauseIsMappedToItsRulesInTheDocs() throws Exception {
+    String docs = java.nio.file.Files.readString(Path.of("..", "docs", "cli.md"));
+    for (io.github.routingkit.audit.AuditCause cause
+        : io.github.routingkit.audit.AuditCause.values()) {
+      List<String> ids = LintRule.predicting(cause).stream().map(Enum::name).toList();
+      assertThat(docs).as("docs/cli.md maps " + cause).contains("| `" + cause + "` | "
+          + cause.layer() + " | " + (ids.isEmpty() ? "none" : String.join(", ", ids)) + " | ");
     }
   }
 
