@@ -39,8 +39,11 @@ final class ConfigLint {
   /** One consumer file with its client. */
   record Consumer(LintFile file, LintClient client) {}
 
-  /** A file linted, as what ({@code producer} or {@code consumer}) and for which client. */
-  record FileRole(LintFile file, String role, LintClient client) {}
+  /**
+   * A file linted, as what ({@code producer} or {@code consumer}), for which client, and (a
+   * producer's) where it puts a keyed message.
+   */
+  record FileRole(LintFile file, String role, LintClient client, KeyedRouting keyed) {}
 
   /** What a lint found: the flavour, the files with their clients, the findings in rule order. */
   record Result(String flavor, List<FileRole> files, List<LintFinding> findings) {}
@@ -112,13 +115,15 @@ final class ConfigLint {
             + client.id + ") but another file a " + seen + " one: lint the files of one topic");
       }
       seen = client.flavor;
-      roles.add(new FileRole(f, producerFiles.contains(f) ? "producer" : "consumer", client));
       unknownKeys(f, out);
       if (producerFiles.contains(f)) {
         RoutingSpec spec = producerSpec(f, out);
-        producers.add(new Producer(f, client, spec, client.keyedRouting(f, spec, out)));
+        Producer p = new Producer(f, client, spec, client.keyedRouting(f, spec, out));
+        producers.add(p);
+        roles.add(new FileRole(f, "producer", client, p.keyed()));
       } else {
         consumers.add(new Consumer(f, client));
+        roles.add(new FileRole(f, "consumer", client, null));
       }
     }
     for (Producer p : producers) {

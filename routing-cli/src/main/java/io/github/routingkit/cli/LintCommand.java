@@ -138,7 +138,12 @@ final class LintCommand implements Callable<Integer> {
       sb.append(i == 0 ? "" : ",").append("{\"file\":");
       AuditLog.appendJsonString(f.file().name, sb);
       sb.append(",\"role\":\"").append(f.role()).append("\",\"client\":\"").append(f.client().id)
-          .append("\"}");
+          .append('"');
+      if (f.keyed() != null) {
+        sb.append(",\"setting\":");
+        AuditLog.appendJsonString(f.keyed().setting(), sb);
+      }
+      sb.append('}');
     }
     sb.append("],\"findings\":[");
     for (int i = 0; i < result.findings().size(); i++) {
