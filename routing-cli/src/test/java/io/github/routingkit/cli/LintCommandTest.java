@@ -246,13 +246,26 @@ class LintCommandTest {
   @Test
   void everyRuleHasATestAndIsInTheDocs() throws Exception {
     String docs = java.nio.file.Files.readString(Path.of("..", "docs", "cli.md"));
-    String self = java.nio.file.Files.readString(Path.of("src", "test", "java", "io", "github",
-        "routingkit", "cli", "LintCommandTest.java"));
-    for (ConfigLint.Rule rule : ConfigLint.Rule.values()) {
+    Path dir = Path.of("src", "test", "java", "io", "github", "routingkit", "cli");
+    String self = java.nio.file.Files.readString(dir.resolve("LintCommandTest.java"))
+        + java.nio.file.Files.readString(dir.resolve("LintOrderRulesTest.java"));
+    for (LintRule rule : LintRule.values()) {
       assertThat(docs).as("docs/cli.md lists " + rule).contains("| " + rule + " | `" + rule.name
-          + "`");
+          + "` | " + (rule.cause == null ? "—" : "`" + rule.cause + "`") + " |");
       assertThat(self.contains("ERROR " + rule) || self.contains("WARNING " + rule))
           .as("a test for " + rule).isTrue();
+    }
+  }
+
+  /** docs/cli.md maps every audit cause to exactly the rules that predict it. */
+  @Test
+  void everyAuditCauseIsMappedToItsRulesInTheDocs() throws Exception {
+    String docs = java.nio.file.Files.readString(Path.of("..", "docs", "cli.md"));
+    for (io.github.routingkit.audit.AuditCause cause
+        : io.github.routingkit.audit.AuditCause.values()) {
+      List<String> ids = LintRule.predicting(cause).stream().map(Enum::name).toList();
+      assertThat(docs).as("docs/cli.md maps " + cause).contains("| `" + cause + "` | "
+          + cause.layer() + " | " + (ids.isEmpty() ? "none" : String.join(", ", ids)) + " | ");
     }
   }
 

@@ -442,7 +442,11 @@ public final class RoutingSpec implements Serializable {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RoutingSpec r && r.scheme == scheme && r.placementMode == placementMode
+    if (!(o instanceof RoutingSpec)) {
+      return false;
+    }
+    RoutingSpec r = (RoutingSpec) o;
+    return r.scheme == scheme && r.placementMode == placementMode
         && r.keyless == keyless && r.layers.equals(layers);
   }
 
