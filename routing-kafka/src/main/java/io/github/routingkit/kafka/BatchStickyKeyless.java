@@ -115,7 +115,8 @@ final class BatchStickyKeyless {
     for (;;) {
       Batch b = ref.get();
       if (b == null || b.partition >= n) { // first record, or the topic shrank under us
-        ref.compareAndSet(b, new Batch(next(available, n), 0, 0, now));
+        int first = next(available, n);
+        ref.compareAndSet(b, new Batch(first, 0, 0, now, switched(b, first)));
         continue;
       }
       long state = b.state;
@@ -129,9 +130,10 @@ final class BatchStickyKeyless {
           long produced = b.producedBefore + bytes;
           int lingered = full ? b.lingered : b.lingered + 1;
           boolean move = produced >= batchSize && (full || lingered >= LINGER_BATCHES);
+          int np = move ? next(available, n) : b.partition;
           Batch nextBatch = move
-              ? new Batch(next(available, n), 0, 0, now)
-              : new Batch(b.partition, produced, lingered, now);
+              ? new Batch(np, 0, 0, now, switched(b, np))
+              : new Batch(b.partition, produced, lingered, now, b.switches);
           ref.compareAndSet(b, nextBatch);
           continue; // this record opens the next batch (or retries after a concurrent change)
         }
@@ -142,6 +144,17 @@ final class BatchStickyKeyless {
         return b.partition;
       }
     }
+  }
+
+  /**
+   * Returns how often the topic's sticky partition changed so far (its first pick is not a
+   * switch, nor a new sticky period that drew the same partition again), 0 before its first
+   * keyless record: read from the open batch, no counter of its own.
+   */
+  long switches(String topic) {
+    AtomicReference<Batch> ref = topics.get(topic);
+    Batch b = ref == null ? null : ref.get();
+    return b == null ? 0 : b.switches;
   }
 
   /** For tests: the topic's modeled open batch as {bytes, records}, or null before any record. */
@@ -168,9 +181,10 @@ final class BatchStickyKeyless {
     }
     long now = nanoClock.getAsLong();
     long produced = b.producedBefore + (int) (b.state >>> 32);
+    int np = produced >= batchSize ? next(available, n) : b.partition;
     ref.compareAndSet(b, produced >= batchSize
-        ? new Batch(next(available, n), 0, 0, now)
-        : new Batch(b.partition, produced, 0, now));
+        ? new Batch(np, 0, 0, now, switched(b, np))
+        : new Batch(b.partition, produced, 0, now, b.switches));
   }
 
   /**
@@ -207,6 +221,11 @@ final class BatchStickyKeyless {
     return (int) Math.min(value, Integer.MAX_VALUE);
   }
 
+  /** The switch count after {@code b} when the next sticky partition is {@code next}. */
+  private static long switched(Batch b, int next) {
+    return b == null ? 0 : b.switches + (next != b.partition ? 1 : 0);
+  }
+
   private int next(List<PartitionInfo> available, int n) {
     int r = random.getAsInt();
     return available.isEmpty() ? r % n : available.get(r % available.size()).partition();
@@ -220,14 +239,17 @@ final class BatchStickyKeyless {
     /** The sticky period's earlier batches that closed by linger.ms. */
     final int lingered;
     final long startNanos;
+    /** Sticky partitions the topic had before this one: its partition switches so far. */
+    final long switches;
     /** This batch's bytes (high 32 bits) and records (low 32 bits). */
     volatile long state;
 
-    Batch(int partition, long producedBefore, int lingered, long startNanos) {
+    Batch(int partition, long producedBefore, int lingered, long startNanos, long switches) {
       this.partition = partition;
       this.producedBefore = producedBefore;
       this.lingered = lingered;
       this.startNanos = startNanos;
+      this.switches = switches;
     }
   }
 

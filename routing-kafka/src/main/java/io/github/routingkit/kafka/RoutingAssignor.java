@@ -5,6 +5,8 @@ import io.github.routingkit.assignment.GroupMember;
 import io.github.routingkit.assignment.PartitionRef;
 import io.github.routingkit.assignment.RebalanceMode;
 import io.github.routingkit.assignment.RebalanceResult;
+import io.github.routingkit.metrics.AssignorMetrics;
+import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -62,18 +64,33 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
   private volatile RoutingAssignorConfig config = RoutingAssignorConfig.defaults();
   private volatile List<PartitionRef> lastAssignment = List.of();
   private volatile int lastGeneration = GroupMember.UNKNOWN_GENERATION;
+  /** What routing.metrics.* publishes (through metric.reporters), or null when off. */
+  private volatile AssignorMetrics metrics;
 
   /**
-   * Reads the {@code routing.assignor.*} consumer properties (other keys are ignored).
+   * Reads the {@code routing.assignor.*} consumer properties, and {@code routing.metrics.*}: with
+   * metrics on (the default) the assignor publishes its {@code routing-assignor-metrics} through
+   * the consumer's {@code metric.reporters} (docs/metrics.md). Other keys are ignored.
    *
    * @throws org.apache.kafka.common.config.ConfigException naming the property, the value and the
-   *     rule, for a bad value, an unknown {@code routing.assignor.*} key, or
+   *     rule, for a bad value (also of a {@code routing.metrics.*} key), an unknown
+   *     {@code routing.assignor.*} key, or
    *     {@value RoutingAssignorConfig#INSTANCE_WEIGHTS}, which only the broker-side
    *     {@link RoutingGroupAssignor} reads
    */
   @Override
   public void configure(Map<String, ?> configs) {
     this.config = RoutingAssignorConfig.parseForConsumer(configs);
+    AssignorMetrics old = metrics;
+    if (old != null) {
+      old.close();
+    }
+    KafkaMetricsPublisher published = KafkaMetricsPublisher.assignor(configs);
+    this.metrics = published == null ? null : published.assignor();
+    if (published != null) {
+      // a consumer never closes its assignors: the metrics go when this assignor is collected
+      Collected.CLEANER.register(this, published::close);
+    }
   }
 
   @Override
@@ -154,8 +171,13 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
     for (String name : topicNames) {
       addTopic(state, metadata, name, anyRack ? rackSets : null);
     }
+    long started = System.nanoTime();
     RebalanceResult result =
         state.assign(cooperative ? RebalanceMode.COOPERATIVE : RebalanceMode.EAGER);
+    AssignorMetrics m = metrics;
+    if (m != null) {
+      m.record(result, System.nanoTime() - started);
+    }
     Map<String, Assignment> out = new HashMap<>();
     for (String member : result.memberIds()) {
       List<TopicPartition> tps = new ArrayList<>(result.countOf(member));
@@ -163,6 +185,11 @@ public final class RoutingAssignor implements ConsumerPartitionAssignor, Configu
       out.put(member, new Assignment(tps));
     }
     return new GroupAssignment(out);
+  }
+
+  /** The cleaner that closes a collected assignor's metrics, started on first use. */
+  private static final class Collected {
+    static final Cleaner CLEANER = Cleaner.create();
   }
 
   /**

@@ -5,6 +5,7 @@ import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.metrics.RouterMetrics;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.Partitioner;
@@ -59,6 +60,9 @@ public final class RoutingPartitioner implements Partitioner {
   /** The default keyless policy, or null: routing.keyless names a core policy, or segment/version layers. */
   private volatile BatchStickyKeyless batchSticky =
       new BatchStickyKeyless(BatchStickyKeyless.DEFAULT_BATCH_SIZE, lingerMs(null));
+  /** What routing.metrics.* publishes (through metric.reporters), or null when off or unconfigured. */
+  private volatile RouterMetrics metrics;
+  private volatile KafkaMetricsPublisher publisher;
 
   /**
    * Reads the {@code routing.*} entries of the producer configs, and {@code batch.size} and
@@ -84,14 +88,20 @@ public final class RoutingPartitioner implements Partitioner {
           || parsed.keyless() == KeylessPolicy.KAFKA_STICKY;
       // with segment or version layers, kafka-sticky keyless records keep the layer's placement
       // under round-robin, as before kafka-sticky was a core value (core would run it as sticky)
-      this.router = kafkaSticky
-          ? parsed.withKeyless(KeylessPolicy.ROUND_ROBIN).keyRouter() : parsed.keyRouter();
-      this.spec = parsed;
+      RoutingSpec routed = kafkaSticky ? parsed.withKeyless(KeylessPolicy.ROUND_ROBIN) : parsed;
       // layers that constrain keyless partitions keep their own placement (shared range)
-      this.batchSticky = kafkaSticky && !constrainsKeyless(parsed)
+      BatchStickyKeyless sticky = kafkaSticky && !constrainsKeyless(parsed)
           ? new BatchStickyKeyless(batchSize(configs.get(ProducerConfig.BATCH_SIZE_CONFIG)),
               lingerMs(configs.get(ProducerConfig.LINGER_MS_CONFIG)))
           : null;
+      close();
+      KafkaMetricsPublisher published = KafkaMetricsPublisher.partitioner(configs, routed,
+          kafkaSticky ? parsed.withKeyless(KeylessPolicy.KAFKA_STICKY) : parsed, sticky);
+      this.router = published == null ? routed.keyRouter() : published.router().router();
+      this.spec = parsed;
+      this.batchSticky = sticky;
+      this.metrics = published == null ? null : published.router();
+      this.publisher = published;
     } catch (RoutingConfigException e) {
       // no value to show (a required key not given, or given as null): our own message, not
       // Kafka's "Invalid value null for configuration ..."
@@ -115,22 +125,32 @@ public final class RoutingPartitioner implements Partitioner {
       throw new IllegalStateException("no partition metadata for topic " + topic);
     }
     if (keyBytes != null) {
-      return keyedPartition(keyBytes, valueBytes, n);
+      return keyedPartition(topic, keyBytes, valueBytes, n);
     }
     List<PartitionInfo> available = cluster.availablePartitionsForTopic(topic);
     BatchStickyKeyless sticky = batchSticky;
-    if (sticky != null) {
-      return sticky.partition(topic, valueBytes == null ? -1 : valueBytes.length, available, n);
+    int p = sticky != null
+        ? sticky.partition(topic, valueBytes == null ? -1 : valueBytes.length, available, n)
+        : router.keylessPartition(n, new Available(available));
+    RouterMetrics m = metrics;
+    if (m != null) {
+      m.keyless(topic, n, p);
     }
-    return router.keylessPartition(n, new Available(available));
+    return p;
   }
 
   /**
    * The keyed path, also {@link RoutingProducer}'s: the partition of {@code keyBytes} in
-   * {@code [0, n)}. The value matters only to value-hash hot keys; every other router ignores it.
+   * {@code [0, n)}, counted by the metrics. The value matters only to value-hash hot keys; every
+   * other router ignores it.
    */
-  int keyedPartition(byte[] keyBytes, byte[] valueBytes, int n) {
-    return router.partition(keyBytes, valueBytes, n);
+  int keyedPartition(String topic, byte[] keyBytes, byte[] valueBytes, int n) {
+    int p = router.partition(keyBytes, valueBytes, n);
+    RouterMetrics m = metrics;
+    if (m != null) {
+      m.keyed(topic, n, keyBytes, p);
+    }
+    return p;
   }
 
   /** Whether {@link #keyedPartition} reads the value ({@code routing.hotkey.choice=value-hash}). */
@@ -244,8 +264,16 @@ public final class RoutingPartitioner implements Partitioner {
     return spec;
   }
 
+  /** Unregisters the metrics (from every metric reporter). */
   @Override
-  public void close() {}
+  public void close() {
+    KafkaMetricsPublisher p = publisher;
+    publisher = null;
+    metrics = null;
+    if (p != null) {
+      p.close();
+    }
+  }
 
   /**
    * The spec's list of known properties, followed by the routing.assignor.* keys: a producer

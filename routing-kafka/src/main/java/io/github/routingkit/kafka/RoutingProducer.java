@@ -182,6 +182,10 @@ public final class RoutingProducer {
         return method.invoke(delegate, args);
       } catch (InvocationTargetException e) {
         throw e.getCause();
+      } finally {
+        if (name.equals("close")) {
+          partitioner.close(); // its metrics go with the producer
+        }
       }
     }
 
@@ -212,7 +216,7 @@ public final class RoutingProducer {
       }
       byte[] valueBytes = valueSerializer == null ? null
           : valueSerializer.serialize(record.topic(), record.headers(), record.value());
-      int partition = partitioner.keyedPartition(keyBytes, valueBytes, n);
+      int partition = partitioner.keyedPartition(record.topic(), keyBytes, valueBytes, n);
       return delegate.send(new ProducerRecord<>(record.topic(), partition, record.timestamp(),
           record.key(), record.value(), record.headers()), callback);
     }
