@@ -69,6 +69,12 @@ public final class BenchmarkReport {
     BASELINES.put("HotKeyContentionBenchmark.hotKeyLeastLoaded", "plainMurmur2");
     BASELINES.put("HotKeyContentionBenchmark.hotKeyRoundRobin", "plainMurmur2");
     BASELINES.put("HotKeyContentionBenchmark.hotKeyValueHash", "plainMurmur2");
+    BASELINES.put("MetricsOverheadBenchmark.kafkaMetricsOn", "kafkaMetricsOff");
+    BASELINES.put("MetricsOverheadBenchmark.pulsarMetricsOn", "pulsarMetricsOff");
+    BASELINES.put("MetricsOverheadBenchmark.coreMetricsOn", "coreMetricsOff");
+    BASELINES.put("MetricsOverheadBenchmark.coreMetricsOnSampledHotKeys", "coreMetricsOff");
+    BASELINES.put("MetricsContentionBenchmark.stripedTopicMetrics", "sharedAtomicLongArray");
+    BASELINES.put("MetricsContentionBenchmark.longAdderPerPartition", "sharedAtomicLongArray");
   }
 
   public static void main(String[] args) throws RunnerException, IOException {

@@ -71,7 +71,7 @@ final class PartitionCounters {
 
   private void add(int partition, int kind) {
     Table t = table;
-    if (partition >= t.partitions) {
+    if (Integer.compareUnsigned(partition, t.partitions) >= 0) { // negative or beyond the table
       if (partition < 0) {
         return;
       }
@@ -80,10 +80,8 @@ final class PartitionCounters {
         return;
       }
       t = grow(partition + 1);
-    } else if (partition < 0) {
-      return;
     }
-    t.add(kind * t.partitions + partition);
+    t.add(kind == 0 ? partition : t.partitions + partition);
   }
 
   private synchronized Table grow(int partitions) {

@@ -137,6 +137,40 @@ class KafkaMetricsTest {
     p.close();
   }
 
+  /** With metrics on (the default), the keyed path still allocates nothing in steady state. */
+  @Test
+  void theKeyedPathWithMetricsOnDoesNotAllocate() {
+    com.sun.management.ThreadMXBean mx =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    RoutingPartitioner p = partitioner("metrics-test-6");
+    Cluster cluster = cluster("orders", 24);
+    byte[][] keys = new byte[1024][];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = String.format("order-%010d", i).getBytes(UTF_8);
+    }
+    long sink = 0;
+    for (int round = 0; round < 200; round++) {
+      for (byte[] k : keys) {
+        sink += p.partition("orders", null, k, null, null, cluster);
+      }
+    }
+    long id = Thread.currentThread().getId();
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    long allocated;
+    do {
+      long before = mx.getThreadAllocatedBytes(id);
+      for (int round = 0; round < 50; round++) {
+        for (byte[] k : keys) {
+          sink += p.partition("orders", null, k, null, null, cluster);
+        }
+      }
+      allocated = mx.getThreadAllocatedBytes(id) - before;
+    } while (allocated >= 4096 && System.nanoTime() < deadline);
+    assertThat(sink).isNotNegative();
+    assertThat(allocated).as("allocated %d bytes for 51,200 records", allocated).isLessThan(4096);
+    p.close();
+  }
+
   @Test
   void aBadMetricsValueFailsConfigure() {
     assertThatThrownBy(() -> partitioner("metrics-test-5", "routing.metrics.window.ms", "5"))
