@@ -169,6 +169,15 @@ public final class RouterMetrics {
     }
   }
 
+  /** Counts a keyed record of {@code topic} with a text key routed to {@code partition}. */
+  public void keyed(String topic, int numPartitions, CharSequence key, int partition) {
+    topic(topic, numPartitions).keyed(partition);
+    HotKeyTracker t = tracker;
+    if (t != null) {
+      t.offer(key);
+    }
+  }
+
   /** Counts a keyed record of a known topic with key bytes. */
   public void keyed(TopicMetrics topic, byte[] key, int partition) {
     topic.keyed(partition);

@@ -8,7 +8,9 @@ import java.lang.reflect.Proxy;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.apache.pulsar.client.api.MessageRoutingMode;
+import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.ProducerBuilder;
 import org.apache.pulsar.client.api.PulsarClientException;
 
@@ -38,10 +40,30 @@ public final class PulsarRouting {
    * @throws NullPointerException if an argument is null
    */
   public static <T> ProducerBuilder<T> customPartition(ProducerBuilder<T> builder, RoutingSpec spec) {
+    return customPartition(builder, spec, null);
+  }
+
+  /**
+   * As {@link #customPartition(ProducerBuilder, RoutingSpec)}, publishing the routing metrics
+   * (docs/metrics.md) through {@code openTelemetry}, the instance given to pulsar-client's
+   * {@code ClientBuilder.openTelemetry}. The one-argument form publishes through
+   * {@code GlobalOpenTelemetry} when opentelemetry-api is on the class path, as pulsar-client
+   * does. With metrics on ({@code routing.metrics.enabled}, the default) every {@code create()}
+   * gives its producer a router of its own that records what it routes, tagged with the
+   * builder's topic and producer name; closing the producer ends them.
+   *
+   * @param openTelemetry an {@code io.opentelemetry.api.OpenTelemetry}, or null for the global one
+   * @return a builder that configures {@code builder}, for chaining
+   * @throws NullPointerException if {@code builder} or {@code spec} is null
+   */
+  public static <T> ProducerBuilder<T> customPartition(ProducerBuilder<T> builder, RoutingSpec spec,
+      io.opentelemetry.api.OpenTelemetry openTelemetry) {
     Objects.requireNonNull(builder, "builder");
     RoutingMessageRouter router = new RoutingMessageRouter(Objects.requireNonNull(spec, "spec"));
     builder.messageRoutingMode(MessageRoutingMode.CustomPartition).messageRouter(router);
-    return KeepsRouter.wrap(builder, router, spec);
+    ProducerBuilder<T> wrapped = KeepsRouter.wrap(builder, router, spec);
+    ((KeepsRouter) Proxy.getInvocationHandler(wrapped)).openTelemetry = openTelemetry;
+    return wrapped;
   }
 
   /*
@@ -54,6 +76,10 @@ public final class PulsarRouting {
     private final RoutingSpec spec;
     private Object conflictingMode;
     private Object self;
+    /** What the metrics are tagged with and published through (see ProducerMetrics). */
+    private String topic;
+    private String producerName;
+    private Object openTelemetry;
 
     private KeepsRouter(ProducerBuilder<?> delegate, RoutingMessageRouter router, RoutingSpec spec) {
       this.delegate = delegate;
@@ -71,6 +97,7 @@ public final class PulsarRouting {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
       String name = method.getName();
       int arity = args == null ? 0 : args.length;
@@ -96,12 +123,29 @@ public final class PulsarRouting {
       if (name.equals("messageRoutingMode") || name.equals("messageRouter")) {
         conflictingMode = null; // an explicit call after loadConf is the caller's decision
       }
+      ProducerMetrics metrics = arity == 0 && (name.equals("create") || name.equals("createAsync"))
+          ? ProducerMetrics.bind(delegate, spec, topic, producerName, openTelemetry) : null;
       Object result;
       try {
         result = method.invoke(delegate, args);
       } catch (InvocationTargetException e) {
+        if (metrics != null) {
+          metrics.close();
+        }
         throw e.getCause();
       }
+      if (metrics != null) {
+        return name.equals("create") ? metrics.wrap((Producer<?>) result)
+            : ((CompletableFuture<Producer<?>>) result).handle((p, e) -> {
+              if (e != null) {
+                metrics.close();
+                throw e instanceof CompletionException ? (CompletionException) e
+                    : new CompletionException(e);
+              }
+              return metrics.wrap(p);
+            });
+      }
+      remember(name, arity, args);
       if (name.equals("loadConf") && arity == 1) {
         Object mode = ((Map<?, ?>) args[0]).get("messageRoutingMode");
         if (mode == null || String.valueOf(mode).equals(MessageRoutingMode.CustomPartition.name())) {
@@ -115,9 +159,29 @@ public final class PulsarRouting {
         ProducerBuilder<?> copy = (ProducerBuilder<?>) result;
         KeepsRouter handler = (KeepsRouter) Proxy.getInvocationHandler(wrap(copy, router, spec));
         handler.conflictingMode = conflictingMode;
+        handler.topic = topic;
+        handler.producerName = producerName;
+        handler.openTelemetry = openTelemetry;
         return handler.self;
       }
       return result == delegate ? self : result;
+    }
+
+    /** Remembers the topic and producer name the metrics are tagged with. */
+    private void remember(String name, int arity, Object[] args) {
+      if (arity != 1) {
+        return;
+      }
+      if (name.equals("topic") && args[0] instanceof String) {
+        topic = (String) args[0];
+      } else if (name.equals("producerName") && args[0] instanceof String) {
+        producerName = (String) args[0];
+      } else if (name.equals("loadConf") && args[0] instanceof Map) {
+        Object t = ((Map<?, ?>) args[0]).get("topicName");
+        Object p = ((Map<?, ?>) args[0]).get("producerName");
+        topic = t != null ? t.toString() : topic;
+        producerName = p != null ? p.toString() : producerName;
+      }
     }
 
     private PulsarClientException conflict() {

@@ -3,6 +3,7 @@ package io.github.routingkit.pulsar;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.MessageView;
 import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.metrics.RouterMetrics;
 import io.github.routingkit.router.HashRouter;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
@@ -46,15 +47,26 @@ public final class RoutingMessageRouter implements MessageRouter {
    * {@link HashRouter#pulsarDefaultPartition}, without the generic message dispatch.
    */
   private final transient boolean javaStringDefault;
+  /** The producer's metrics ({@link PulsarRouting#customPartition} binds them), or null. */
+  private final transient RouterMetrics metrics;
+  private final transient String topic;
 
   /**
-   * Creates a router for the spec.
+   * Creates a router for the spec (recording no metrics; {@link PulsarRouting#customPartition}
+   * gives each producer a router that does).
    *
    * @throws NullPointerException if {@code spec} is null
    */
   public RoutingMessageRouter(RoutingSpec spec) {
+    this(spec, null, null);
+  }
+
+  /** A router that records what it routes in {@code metrics} (null: none) under {@code topic}. */
+  RoutingMessageRouter(RoutingSpec spec, RouterMetrics metrics, String topic) {
     this.spec = Objects.requireNonNull(spec, "spec");
-    this.router = spec.keyRouter();
+    this.metrics = metrics;
+    this.topic = topic;
+    this.router = metrics == null ? spec.keyRouter() : metrics.router();
     this.javaStringDefault = !spec.hasLayers()
         && HashRouter.isPulsarDefault(spec.scheme(), spec.placement());
   }
@@ -67,13 +79,28 @@ public final class RoutingMessageRouter implements MessageRouter {
    */
   @Override
   public int choosePartition(Message<?> msg, TopicMetadata topicMetadata) {
+    int n = topicMetadata.numPartitions();
+    RouterMetrics m = metrics;
     if (javaStringDefault && msg.hasKey()) {
       String key = msg.getKey();
       if (key != null) {
-        return HashRouter.pulsarDefaultPartition(key, topicMetadata.numPartitions());
+        int p = HashRouter.pulsarDefaultPartition(key, n);
+        if (m != null) {
+          m.keyed(topic, n, key, p);
+        }
+        return p;
       }
     }
-    return router.partitionOf(msg, MESSAGE, topicMetadata.numPartitions());
+    int p = router.partitionOf(msg, MESSAGE, n);
+    if (m != null) {
+      String key = msg.hasKey() ? msg.getKey() : null;
+      if (key != null) {
+        m.keyed(topic, n, key, p);
+      } else {
+        m.keyless(topic, n, p);
+      }
+    }
+    return p;
   }
 
   /**
