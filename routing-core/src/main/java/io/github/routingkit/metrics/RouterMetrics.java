@@ -253,6 +253,30 @@ public final class RouterMetrics {
     return canaryShare != null;
   }
 
+  /**
+   * Returns whether this instance has {@code metric} at all, so a bridge publishes no series that
+   * could only ever be empty: the canary's metrics only with a canary, the generation only with
+   * versions, the hot-key metrics only with a detecting hot-key layer or a tracker, keyless batch
+   * switches only where a topic counts them ({@link TopicMetrics#publishes}); every other metric
+   * always. Assignor metrics are an {@link AssignorMetrics}'s, never a router's.
+   */
+  public boolean publishes(RoutingMetric metric) {
+    switch (metric) {
+      case CANARY_SHARE:
+      case CANARY_STEP:
+      case CANARY_RECORDS:
+        return hasCanary();
+      case GENERATION:
+        return generation != null;
+      case HOTKEYS:
+      case HOTKEY_SHARE:
+      case HOTKEY_SHARE_ERROR:
+        return hasHotKeys();
+      default:
+        return metric.scope() != RoutingMetric.Scope.ASSIGNOR;
+    }
+  }
+
   /** Returns whether hot keys can be reported (a detecting hot-key layer or a tracker). */
   public boolean hasHotKeys() {
     return !detectors.isEmpty() || tracker != null;

@@ -96,6 +96,15 @@ public final class TopicMetrics {
   }
 
   /**
+   * Returns whether the topic has {@code metric}: as {@link RouterMetrics#publishes}, and keyless
+   * batch switches only when the topic counts them.
+   */
+  public boolean publishes(RoutingMetric metric) {
+    return metric == RoutingMetric.KEYLESS_BATCH_SWITCHES ? hasKeylessSwitches()
+        : router.publishes(metric);
+  }
+
+  /**
    * Returns a partition-scoped metric's value ({@link RoutingMetric.Scope#PARTITION}).
    *
    * @throws IllegalArgumentException if {@code metric} is not partition-scoped

@@ -153,17 +153,18 @@ final class KafkaMetricsPublisher implements AutoCloseable {
   }
 
   private void publish(RouterMetrics router) {
-    if (router.hasCanary()) {
-      add(RoutingMetric.CANARY_RECORDS, tags(), (c, now) -> router.value(RoutingMetric.CANARY_RECORDS));
+    for (RoutingMetric m : RoutingMetric.of(Scope.ROUTER)) {
+      if (router.publishes(m)) {
+        add(m, tags(), (c, now) -> router.value(m));
+      }
     }
-    if (router.hasHotKeys()) {
-      add(RoutingMetric.HOTKEYS, tags(), (c, now) -> router.value(RoutingMetric.HOTKEYS));
+    if (router.publishes(RoutingMetric.HOTKEY_SHARE)) {
       for (int rank = 1; rank <= RoutingMetric.HOT_KEY_RANKS; rank++) {
         int r = rank;
         Map<String, String> tags = tags("rank", String.valueOf(rank));
-        add(RoutingMetric.HOTKEY_SHARE, tags, (c, now) -> router.value(RoutingMetric.HOTKEY_SHARE, r));
-        add(RoutingMetric.HOTKEY_SHARE_ERROR, tags,
-            (c, now) -> router.value(RoutingMetric.HOTKEY_SHARE_ERROR, r));
+        for (RoutingMetric m : RoutingMetric.of(Scope.HOT_KEY)) {
+          add(m, tags, (c, now) -> router.value(m, r));
+        }
         metrics.addMetric(metrics.metricName("hot-key", RoutingMetric.HOTKEY_SHARE.kafkaGroup(),
             "the rank-th hottest key, as text (empty when fewer keys are hot)", tags),
             (Gauge<String>) (c, now) -> text(router.hotKey(r)));
@@ -175,17 +176,16 @@ final class KafkaMetricsPublisher implements AutoCloseable {
   private void publish(TopicMetrics topic) {
     RouterMetrics router = topic.router();
     for (RoutingMetric m : RoutingMetric.of(Scope.TOPIC)) {
-      if (m == RoutingMetric.SKEW_VERDICT) {
+      if (!topic.publishes(m)) {
+        continue;
+      }
+      if (m.kind() == Kind.STATE_SET) {
         for (String state : m.states()) {
           add(m, tags("topic", topic.name(), m.stateLabel(), state), (c, now) -> topic.state(m, state));
         }
-      } else if (m == RoutingMetric.GENERATION) {
-        if (router.generation() != null) {
-          add(m, tags("topic", topic.name(), m.stateLabel(), router.generation()), (c, now) -> 1);
-        }
-      } else if ((m != RoutingMetric.CANARY_SHARE && m != RoutingMetric.CANARY_STEP
-          || router.hasCanary()) && (m != RoutingMetric.KEYLESS_BATCH_SWITCHES
-          || topic.hasKeylessSwitches())) {
+      } else if (m.kind() == Kind.INFO) {
+        add(m, tags("topic", topic.name(), m.stateLabel(), router.generation()), (c, now) -> 1);
+      } else {
         add(m, tags("topic", topic.name()), (c, now) -> topic.value(m));
       }
     }

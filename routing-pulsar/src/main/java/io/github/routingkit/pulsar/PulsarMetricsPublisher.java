@@ -3,7 +3,6 @@ package io.github.routingkit.pulsar;
 import io.github.routingkit.metrics.RouterMetrics;
 import io.github.routingkit.metrics.RoutingMetric;
 import io.github.routingkit.metrics.RoutingMetric.Kind;
-import io.github.routingkit.metrics.RoutingMetric.Scope;
 import io.github.routingkit.metrics.TopicMetrics;
 import io.github.routingkit.router.hotkey.HotKeyEstimate;
 import io.opentelemetry.api.OpenTelemetry;
@@ -42,7 +41,7 @@ final class PulsarMetricsPublisher implements AutoCloseable {
     this.router = router;
     Attributes base = Attributes.of(CLIENT, router.clientId(), TOPIC, topic.name());
     for (RoutingMetric m : RoutingMetric.values()) {
-      if (m.scope() == Scope.ASSIGNOR || !published(m, router, topic)) {
+      if (!topic.publishes(m)) {
         continue;
       }
       instrument(meter, m, out -> observe(m, topic, base, out));
@@ -59,31 +58,14 @@ final class PulsarMetricsPublisher implements AutoCloseable {
     return new PulsarMetricsPublisher(meter, topic.router(), topic);
   }
 
-  private static boolean published(RoutingMetric m, RouterMetrics router, TopicMetrics topic) {
-    switch (m) {
-      case CANARY_SHARE:
-      case CANARY_STEP:
-      case CANARY_RECORDS:
-        return router.hasCanary();
-      case GENERATION:
-        return router.generation() != null;
-      case HOTKEYS:
-      case HOTKEY_SHARE:
-      case HOTKEY_SHARE_ERROR:
-        return router.hasHotKeys();
-      case KEYLESS_BATCH_SWITCHES:
-        return topic.hasKeylessSwitches();
-      default:
-        return true;
-    }
-  }
-
   private void instrument(Meter meter, RoutingMetric m, Consumer<ObservableDoubleMeasurement> cb) {
+    // unit 1 is left out: a Prometheus exporter would append _ratio to the name
+    String unit = m.unit().equals("1") ? "" : m.unit();
     if (m.kind() == Kind.COUNTER) {
-      instruments.add(meter.counterBuilder(m.otelName()).ofDoubles().setUnit(m.unit())
+      instruments.add(meter.counterBuilder(m.otelName()).ofDoubles().setUnit(unit)
           .setDescription(m.question()).buildWithCallback(cb));
     } else {
-      instruments.add(meter.gaugeBuilder(m.otelName()).setUnit(m.unit())
+      instruments.add(meter.gaugeBuilder(m.otelName()).setUnit(unit)
           .setDescription(m.question()).buildWithCallback(cb));
     }
   }
