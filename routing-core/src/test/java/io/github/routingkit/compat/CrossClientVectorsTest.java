@@ -111,7 +111,7 @@ class CrossClientVectorsTest {
     return out;
   }
 
-  private static void assertAgree(CrossClientVectors v, Map<String, List<String>> schemes,
+  static void assertAgree(CrossClientVectors v, Map<String, List<String>> schemes,
       List<String> emptyKeyRandom) {
     assertThat(v.counts).containsExactly(COUNTS);
     assertThat(v.partitioners).containsExactlyInAnyOrderElementsOf(schemes.keySet());
@@ -176,6 +176,81 @@ class CrossClientVectorsTest {
         "kafkajs@2.2.4:LegacyPartitioner", List.of("kafkajs-legacy"),
         "kafkajs@1.16.0:DefaultPartitioner", List.of("kafkajs-legacy"),
         "kafkajs@1.16.0:JavaCompatiblePartitioner", List.of("kafka-murmur2")), List.of());
+  }
+
+  @Test
+  void pulsarCppBoostHash() {
+    CrossClientVectors v = CrossClientVectors.load("pulsar-cpp.tsv.gz");
+    assertThat(v.client).startsWith("pulsar-client-cpp BoostHash: boost::hash<std::string> of Boost 1.74, 1.81 and 1.83 ");
+    assertThat(v.rows).hasSize(REAL_KEYS + 688);
+    assertAgree(v, Map.of(
+        "boost-1.74", List.of("pulsar-cpp-boost-pre-1.81"),
+        "boost-1.74-unsigned-char", List.of("pulsar-cpp-boost-pre-1.81-unsigned-char"),
+        "boost-1.81", List.of("pulsar-cpp-boost-1.81"),
+        "boost-1.83", List.of("pulsar-cpp-boost-from-1.82")), List.of());
+  }
+
+  @Test
+  void kafkaGoBalancers() {
+    CrossClientVectors v = CrossClientVectors.load("kafka-go.tsv.gz");
+    assertThat(v.client).startsWith("kafka-go (github.com/segmentio/kafka-go) 0.4 balancers ");
+    assertThat(v.rows).hasSize(REAL_KEYS + 688 + 1);
+    Map<String, List<String>> schemes = new java.util.HashMap<>(Map.of(
+        "Hash", List.of("sarama-fnv1a", "librdkafka-fnv1a"),
+        "ReferenceHash", List.of("sarama-fnv1a-reference"),
+        "Murmur2Balancer", List.of("kafka-murmur2"),
+        "Murmur2Balancer{Consistent:true}", List.of("kafka-murmur2"),
+        "CRC32Balancer", List.of("librdkafka-crc32"),
+        "CRC32Balancer{Consistent:true}", List.of("librdkafka-crc32")));
+    schemes.put("RoundRobin", List.of());
+    assertAgree(v, schemes, List.of("CRC32Balancer"));
+    // the Writer's default balancer ignores keys: no keyed row is deterministic
+    int rr = v.column("RoundRobin");
+    assertThat(v.rows).allSatisfy(r -> assertThat(r.partitions()[rr]).as(r.label()).isNull());
+  }
+
+  @Test
+  void kafkaGoKeylessAndEmptyKeys() {
+    CrossClientVectors v = CrossClientVectors.load("kafka-go.tsv.gz");
+    Row empty = v.rows.stream().filter(r -> r.kind() == Kind.BYTES && r.bytes().length == 0)
+        .findFirst().orElseThrow();
+    Row none = v.rows.stream().filter(r -> r.kind() == Kind.NULL).findFirst().orElseThrow();
+    // an empty key is hashed by every balancer but CRC32Balancer, which, like librdkafka's
+    // consistent_random, takes it for no key
+    assertThat(empty.partitions()[v.column("CRC32Balancer")]).isNull();
+    assertThat(empty.partitions()[v.column("Hash")]).isNotNull();
+    assertThat(empty.partitions()[v.column("Murmur2Balancer")]).isNotNull();
+    // nil keys: round-robin (Hash) or random, except the Consistent variants, which hash them
+    // as the empty key (Murmur2) or to CRC-32 0 (partition 0)
+    assertThat(none.partitions()[v.column("Hash")]).isNull();
+    assertThat(none.partitions()[v.column("ReferenceHash")]).isNull();
+    assertThat(none.partitions()[v.column("Murmur2Balancer")]).isNull();
+    assertThat(none.partitions()[v.column("CRC32Balancer")]).isNull();
+    assertThat(none.partitions()[v.column("Murmur2Balancer{Consistent:true}")])
+        .isEqualTo(empty.partitions()[v.column("Murmur2Balancer")]);
+    assertThat(none.partitions()[v.column("CRC32Balancer{Consistent:true}")]).containsOnly(0);
+  }
+
+  /** confluent-kafka-go's Producer (through its linked librdkafka) against the librdkafka vectors. */
+  @Test
+  void confluentKafkaGoProducerMatchesLibrdkafka() {
+    CrossClientVectors v = CrossClientVectors.load("confluent-kafka-go.tsv.gz");
+    assertThat(v.client).startsWith("confluent-kafka-go 0.11.6, Producer delivery reports ");
+    assertThat(v.rows).hasSize(REAL_KEYS + 688);
+    assertAgree(v, Map.of(
+        "default", List.of("librdkafka-crc32"),
+        "murmur2_random", List.of("kafka-murmur2")), List.of("default"));
+    CrossClientVectors rdk = CrossClientVectors.load("librdkafka.tsv.gz");
+    assertThat(rdk.rows).hasSameSizeAs(v.rows);
+    for (int i = 0; i < v.rows.size(); i++) {
+      Row go = v.rows.get(i);
+      Row c = rdk.rows.get(i);
+      assertThat(go.label()).isEqualTo(c.label());
+      assertThat(go.partitions()[v.column("default")]).as(go.label())
+          .isEqualTo(c.partitions()[rdk.column("consistent_random")]);
+      assertThat(go.partitions()[v.column("murmur2_random")]).as(go.label())
+          .isEqualTo(c.partitions()[rdk.column("murmur2_random")]);
+    }
   }
 
   @Test
