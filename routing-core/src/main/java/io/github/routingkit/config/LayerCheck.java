@@ -3,6 +3,7 @@ package io.github.routingkit.config;
 import static io.github.routingkit.config.RoutingSpec.*;
 
 import io.github.routingkit.RoutingConfigException;
+import io.github.routingkit.KeyFormat;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.router.hotkey.HotKeyOptions;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
@@ -24,9 +25,9 @@ import java.util.Map;
  */
 final class LayerCheck {
   /** The layers of a spec, typed and checked; null fields are layers that are not configured. */
-  record Layers(SegmentDefinition segments, HotKeyOptions hotKeys, List<Generation> generations,
-      String defaultVersion, String source, String separator, String header, double canaryShare,
-      RoutingSpec canaryNext) {}
+  record Layers(KeyFormat keyFormat, SegmentDefinition segments, HotKeyOptions hotKeys,
+      List<Generation> generations, String defaultVersion, String source, String separator,
+      String header, double canaryShare, RoutingSpec canaryNext) {}
 
   /** The old spec's detector memory: one detector per generation (one without generations). */
   static long claimed(Layers typed) {
@@ -48,6 +49,7 @@ final class LayerCheck {
    */
   static Layers check(HashScheme scheme, PlacementMode placementMode, Map<String, String> layers) {
     LayerCheck c = new LayerCheck(layers);
+    KeyFormat keyFormat = c.keyFormat();
     SegmentDefinition segments = c.segments();
     HotKeyOptions hotKeys = HotKeyCheck.options(c);
     List<Generation> generations = VersionCheck.generations(c, scheme, placementMode);
@@ -75,7 +77,7 @@ final class LayerCheck {
     if (!c.problems.isEmpty()) {
       throw RoutingConfigException.of(c.problems);
     }
-    return new Layers(segments, hotKeys, generations, layers.get(VERSION_DEFAULT),
+    return new Layers(keyFormat, segments, hotKeys, generations, layers.get(VERSION_DEFAULT),
         layers.getOrDefault(VERSION_SOURCE, "key-prefix"), layers.getOrDefault(VERSION_SEPARATOR, "|"),
         layers.getOrDefault(VERSION_HEADER, "routing-version"), share, next);
   }
@@ -129,6 +131,20 @@ final class LayerCheck {
       if (has(o)) {
         problem(o, get(o), "has no effect unless " + rule);
       }
+    }
+  }
+
+  /** The key format; {@link KeyFormat#RAW} when it is not set or has a problem. */
+  private KeyFormat keyFormat() {
+    String value = get(KEY_FORMAT);
+    if (value == null) {
+      return KeyFormat.RAW;
+    }
+    try {
+      return KeyFormat.fromId(value);
+    } catch (IllegalArgumentException e) {
+      problem(KEY_FORMAT, value, "must be one of " + KeyFormat.ids());
+      return KeyFormat.RAW;
     }
   }
 

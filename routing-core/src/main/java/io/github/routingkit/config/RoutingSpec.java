@@ -1,5 +1,6 @@
 package io.github.routingkit.config;
 
+import io.github.routingkit.KeyFormat;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingConfigException;
@@ -55,19 +56,27 @@ import java.util.stream.Collectors;
  *   <tr><th>key</th><th>type</th><th>default</th><th>meaning</th></tr>
  *   <tr><td>{@value #SCHEME}</td><td>{@code kafka-murmur2 | pulsar-java-string | pulsar-murmur3 |
  *       librdkafka-crc32 | librdkafka-fnv1a | sarama-fnv1a | sarama-fnv1a-reference |
- *       pulsar-go-java-string | kafkajs-legacy | xxh3-64}</td>
+ *       pulsar-go-java-string | kafkajs-legacy | pulsar-cpp-boost-pre-1.81 |
+ *       pulsar-cpp-boost-pre-1.81-unsigned-char | pulsar-cpp-boost-1.81 |
+ *       pulsar-cpp-boost-from-1.82 | xxh3-64}</td>
  *       <td>{@code kafka-murmur2}</td><td>the {@link HashScheme} (by {@link HashScheme#id()})</td></tr>
  *   <tr><td>{@value #PLACEMENT}</td><td>{@code native | modulo | jump | jump-back | floor-mod |
  *       to-positive | unsigned-mod | abs-remainder}</td><td>{@code native}</td>
  *       <td>the scheme's native {@link Placement}, its modulo placement
  *       ({@link HashScheme#moduloPlacement()}), or the named {@link Placement} (by
  *       {@link Placement#id()}); kept as written, resolution in {@link #describePlacement()}</td></tr>
- *   <tr><td>{@value #KEYLESS}</td><td>{@code round-robin | sticky | random | kafka-sticky}</td>
+ *   <tr><td>{@value #KEYLESS}</td><td>{@code round-robin | sticky | random | kafka-sticky |
+ *       single-partition}</td>
  *       <td>{@code round-robin} (Kafka adapter: {@code kafka-sticky})</td>
  *       <td>the {@link KeylessPolicy} for messages without a key; {@code kafka-sticky} is the Kafka
  *       adapter's batch-aware sticky policy ({@code BatchStickyKeyless} in routing-kafka), and a
  *       router built by {@link #keyRouter()} runs it as the nearest core policy, {@code sticky}
  *       ({@link KeylessPolicy#KAFKA_STICKY})</td></tr>
+ *   <tr><td>{@value #KEY_FORMAT}</td><td>{@code raw | confluent | confluent-protobuf |
+ *       apicurio-protobuf | apicurio-legacy | apicurio-legacy-protobuf}</td><td>{@code raw}</td>
+ *       <td>the {@link io.github.routingkit.KeyFormat}: hash the whole key, or a schema-registry
+ *       key without its header (a key without a valid header is hashed whole); wraps the whole
+ *       router, both specs of a canary included</td></tr>
  *   <tr><td>{@value #SEGMENT_RANGES}</td><td>{@code name:from-to,...}</td><td>none</td>
  *       <td>explicit segment ranges ({@link SegmentRouter}); exclusive with weights</td></tr>
  *   <tr><td>{@value #SEGMENT_WEIGHTS}</td><td>{@code name:weight,...[,*:weight]}</td><td>none</td>
@@ -172,6 +181,11 @@ public final class RoutingSpec implements Serializable {
    * {@code unsigned-mod}, {@code abs-remainder}).
    */
   public static final String PLACEMENT = "routing.placement";
+  /**
+   * The key format: {@code raw} (default: the whole key is hashed) or a schema-registry wire
+   * format whose header is skipped ({@link io.github.routingkit.KeyFormat}).
+   */
+  public static final String KEY_FORMAT = "routing.key.format";
   /** Explicit segment ranges, e.g. {@code order:0-5,payment:6-8}. */
   public static final String SEGMENT_RANGES = "routing.segment.ranges";
   /** Segment weights, e.g. {@code order:3,payment:1,*:2}. */
@@ -334,6 +348,29 @@ public final class RoutingSpec implements Serializable {
   public boolean readsVersionFromHeader() {
     return typed.generations() != null && typed.source().equals("header")
         || typed.canaryNext() != null && typed.canaryNext().readsVersionFromHeader();
+  }
+
+  /**
+   * Returns the key format ({@value #KEY_FORMAT}): {@link KeyFormat#RAW} unless set. Routers built
+   * from this spec hash a byte key's payload behind that format's header.
+   */
+  public KeyFormat keyFormat() {
+    return typed.keyFormat();
+  }
+
+  /**
+   * Returns a copy with the given key format ({@link KeyFormat#RAW} removes {@value #KEY_FORMAT}).
+   *
+   * @throws NullPointerException if {@code format} is null
+   */
+  public RoutingSpec withKeyFormat(KeyFormat format) {
+    Map<String, String> copy = new TreeMap<>(layers);
+    if (Objects.requireNonNull(format, "format") == KeyFormat.RAW) {
+      copy.remove(KEY_FORMAT);
+    } else {
+      copy.put(KEY_FORMAT, format.id());
+    }
+    return new RoutingSpec(scheme, placementMode, keyless, copy);
   }
 
   /**
