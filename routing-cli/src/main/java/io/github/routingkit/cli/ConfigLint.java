@@ -57,7 +57,11 @@ final class ConfigLint {
         + " protocol does not use: routing.assignor.* keys with group.protocol=consumer (KIP-848:"
         + " the assignor runs on the broker), partition.assignment.strategy with"
         + " group.protocol=consumer (kafka-clients refuses it), routing.assignor.instance.weights"
-        + " in a classic consumer (broker config only)");
+        + " in a classic consumer (broker config only)"),
+    RK013("schema-id-in-key", "a Kafka producer whose key.serializer is a schema-registry"
+        + " serializer with auto-registration on and no routing.key.format: the schema id is part"
+        + " of every key's bytes, so a new key schema version moves every key to another"
+        + " partition");
 
     final String name;
     final String description;
@@ -133,6 +137,9 @@ final class ConfigLint {
           "correct the value (see docs/configuration.md)"));
     }
     boolean kafka = flavor.equals("kafka");
+    if (kafka) {
+      SchemaRegistryKeyLint.check(producer, producerName, producerSpec, out);
+    }
     String pc = get(producer, "partitioner.class");
     String mode = get(producer, "messageRoutingMode");
     // RK011: a spec RoutingPartitioner refuses at startup (it sees no record headers)

@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "lint", mixinStandardHelpOptions = true,
     description = "Flags known routing pitfalls in real Kafka or Pulsar client config files, each"
-        + " with its fix: rules RK001-RK011 (see docs/cli.md).")
+        + " with its fix: rules RK001-RK013 (see docs/cli.md).")
 final class LintCommand implements Callable<Integer> {
   @Spec
   CommandLine.Model.CommandSpec spec;
