@@ -8,9 +8,11 @@ import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.router.hotkey.HotKeyOptions;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
 import io.github.routingkit.router.segment.SegmentDefinition;
+import io.github.routingkit.router.version.VersionedRouter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Decides whether the layer properties of one spec (segment, hot key, version, canary) hold
@@ -19,15 +21,131 @@ import java.util.Map;
  * It validates without building a router (no detector is allocated, no layout computed).
  *
  * <p>Each layer's own rules sit in {@link HotKeyCheck}, {@link VersionCheck} and
- * {@link CanaryCheck} (the segment layer's in {@link SegmentNotation}); this class runs them in
+ * {@link CanaryCheck} (the segment layer's in {@link SegmentDefinition#parse}); this class runs them in
  * turn, holds the problems they find, and checks what spans layers: the detector memory of every
  * generation and of the canary's new spec together.
  */
 final class LayerCheck {
   /** The layers of a spec, typed and checked; null fields are layers that are not configured. */
-  record Layers(KeyFormat keyFormat, SegmentDefinition segments, HotKeyOptions hotKeys,
-      List<Generation> generations, String defaultVersion, String source, String separator,
-      String header, double canaryShare, RoutingSpec canaryNext) {}
+  static final class Layers {
+    private final KeyFormat keyFormat;
+    private final SegmentDefinition segments;
+    private final HotKeyOptions hotKeys;
+    private final List<Generation> generations;
+    private final String defaultVersion;
+    private final VersionedRouter.Source source;
+    private final String separator;
+    private final String header;
+    private final double canaryShare;
+    private final RoutingSpec canaryNext;
+
+    Layers(
+        KeyFormat keyFormat,
+        SegmentDefinition segments,
+        HotKeyOptions hotKeys,
+        List<Generation> generations,
+        String defaultVersion,
+        VersionedRouter.Source source,
+        String separator,
+        String header,
+        double canaryShare,
+        RoutingSpec canaryNext) {
+      this.keyFormat = keyFormat;
+      this.segments = segments;
+      this.hotKeys = hotKeys;
+      this.generations = generations;
+      this.defaultVersion = defaultVersion;
+      this.source = source;
+      this.separator = separator;
+      this.header = header;
+      this.canaryShare = canaryShare;
+      this.canaryNext = canaryNext;
+    }
+
+    public KeyFormat keyFormat() {
+      return keyFormat;
+    }
+
+    public SegmentDefinition segments() {
+      return segments;
+    }
+
+    public HotKeyOptions hotKeys() {
+      return hotKeys;
+    }
+
+    public List<Generation> generations() {
+      return generations;
+    }
+
+    public String defaultVersion() {
+      return defaultVersion;
+    }
+
+    public VersionedRouter.Source source() {
+      return source;
+    }
+
+    public String separator() {
+      return separator;
+    }
+
+    public String header() {
+      return header;
+    }
+
+    public double canaryShare() {
+      return canaryShare;
+    }
+
+    public RoutingSpec canaryNext() {
+      return canaryNext;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Layers)) {
+        return false;
+      }
+      Layers other = (Layers) o;
+      return keyFormat == other.keyFormat
+          && Objects.equals(segments, other.segments)
+          && Objects.equals(hotKeys, other.hotKeys)
+          && Objects.equals(generations, other.generations)
+          && Objects.equals(defaultVersion, other.defaultVersion)
+          && Objects.equals(source, other.source)
+          && Objects.equals(separator, other.separator)
+          && Objects.equals(header, other.header)
+          && Double.compare(canaryShare, other.canaryShare) == 0
+          && Objects.equals(canaryNext, other.canaryNext);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = Objects.hashCode(keyFormat);
+      h = 31 * h + Objects.hashCode(segments);
+      h = 31 * h + Objects.hashCode(hotKeys);
+      h = 31 * h + Objects.hashCode(generations);
+      h = 31 * h + Objects.hashCode(defaultVersion);
+      h = 31 * h + Objects.hashCode(source);
+      h = 31 * h + Objects.hashCode(separator);
+      h = 31 * h + Objects.hashCode(header);
+      h = 31 * h + Double.hashCode(canaryShare);
+      h = 31 * h + Objects.hashCode(canaryNext);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "Layers[keyFormat=" + keyFormat + ", segments=" + segments + ", hotKeys=" + hotKeys + ", generations="
+          + generations + ", defaultVersion=" + defaultVersion + ", source=" + source
+          + ", separator=" + separator + ", header=" + header + ", canaryShare=" + canaryShare
+          + ", canaryNext=" + canaryNext + "]";
+    }
+  }
 
   /** The old spec's detector memory: one detector per generation (one without generations). */
   static long claimed(Layers typed) {
@@ -39,7 +157,66 @@ final class LayerCheck {
   }
 
   /** One parsed entry of {@value RoutingSpec#VERSION_GENERATIONS}; count 0 follows the topic. */
-  record Generation(String name, HashScheme scheme, PlacementMode placement, int count) {}
+  static final class Generation {
+    private final String name;
+    private final HashScheme scheme;
+    private final PlacementMode placement;
+    private final int count;
+
+    Generation(String name, HashScheme scheme, PlacementMode placement, int count) {
+      this.name = name;
+      this.scheme = scheme;
+      this.placement = placement;
+      this.count = count;
+    }
+
+    public String name() {
+      return name;
+    }
+
+    public HashScheme scheme() {
+      return scheme;
+    }
+
+    public PlacementMode placement() {
+      return placement;
+    }
+
+    public int count() {
+      return count;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Generation)) {
+        return false;
+      }
+      Generation other = (Generation) o;
+      return Objects.equals(name, other.name)
+          && Objects.equals(scheme, other.scheme)
+          && Objects.equals(placement, other.placement)
+          && count == other.count;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = 0;
+      h = 31 * h + Objects.hashCode(name);
+      h = 31 * h + Objects.hashCode(scheme);
+      h = 31 * h + Objects.hashCode(placement);
+      h = 31 * h + Integer.hashCode(count);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "Generation[name=" + name + ", scheme=" + scheme + ", placement=" + placement
+          + ", count=" + count + "]";
+    }
+  }
 
   /**
    * Checks normalized layer properties against the scheme and placement and returns the typed
@@ -78,7 +255,7 @@ final class LayerCheck {
       throw RoutingConfigException.of(c.problems);
     }
     return new Layers(keyFormat, segments, hotKeys, generations, layers.get(VERSION_DEFAULT),
-        layers.getOrDefault(VERSION_SOURCE, "key-prefix"), layers.getOrDefault(VERSION_SEPARATOR, "|"),
+        VersionCheck.source(layers.get(VERSION_SOURCE)), layers.getOrDefault(VERSION_SEPARATOR, "|"),
         layers.getOrDefault(VERSION_HEADER, "routing-version"), share, next);
   }
 
@@ -148,7 +325,7 @@ final class LayerCheck {
     }
   }
 
-  /** The segment layer, read by {@link SegmentNotation}; null when it is off or has a problem. */
+  /** The segment layer, read by {@link SegmentDefinition#parse}; null when it is off or has a problem. */
   private SegmentDefinition segments() {
     boolean enabled = has(SEGMENT_RANGES) || has(SEGMENT_WEIGHTS);
     if (!enabled) {
@@ -157,7 +334,7 @@ final class LayerCheck {
       return null;
     }
     try {
-      return SegmentNotation.parse(get(SEGMENT_RANGES), get(SEGMENT_WEIGHTS),
+      return SegmentDefinition.parse(get(SEGMENT_RANGES), get(SEGMENT_WEIGHTS),
           get(SEGMENT_EXCLUSIVE), get(SEGMENT_SEPARATOR), get(SEGMENT_REGEX));
     } catch (RoutingConfigException e) {
       problems.add(e);

@@ -51,8 +51,7 @@ final class RouterChain {
           g.count());
     }
     return b.defaultVersion(typed.defaultVersion())
-        .source(typed.source().equals("header") ? VersionedRouter.Source.HEADER
-            : VersionedRouter.Source.KEY_PREFIX)
+        .source(typed.source())
         .separator(typed.separator()).header(typed.header()).build();
   }
 }

@@ -6,7 +6,9 @@ import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.router.version.VersionedRouter;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -321,6 +323,21 @@ public enum RoutingProperty {
       }
     }
     return null;
+  }
+
+  /**
+   * Returns the entries of {@code properties} whose key is a property of {@code layer} (a
+   * {@code routing.canary.next.X} key counts as {@code routing.X}'s), sorted by key, unmodifiable.
+   */
+  static Map<String, String> ofLayer(Map<String, String> properties, Layer layer) {
+    Map<String, String> out = new TreeMap<>();
+    properties.forEach((key, value) -> {
+      RoutingProperty p = of(key);
+      if (p != null && p.layer == layer) {
+        out.put(key, value);
+      }
+    });
+    return Collections.unmodifiableMap(out);
   }
 
   /** Returns the keys of the layer's properties (prefixes left out), sorted. */

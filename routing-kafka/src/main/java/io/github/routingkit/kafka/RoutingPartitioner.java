@@ -67,14 +67,16 @@ public final class RoutingPartitioner implements Partitioner {
    *
    * @throws ConfigException naming the property, the value and the rule, for an unknown
    *     {@code routing.*} key or a bad value, or {@code routing.version.source=header} (a
-   *     {@code Partitioner} sees no headers)
+   *     {@code Partitioner} sees no headers; also in a canary's new spec, named as written:
+   *     {@code routing.canary.next.version.source})
    */
   @Override
   public void configure(Map<String, ?> configs) {
     try {
       RoutingSpec parsed = RoutingSpec.parse(configs);
-      if (parsed.readsVersionFromHeader()) {
-        throw new RoutingConfigException(RoutingSpec.VERSION_SOURCE, "header", "cannot be used with"
+      String header = parsed.versionFromHeaderProperty();
+      if (header != null) {
+        throw new RoutingConfigException(header, "header", "cannot be used with"
             + " Kafka: a Partitioner receives no record headers, so every record would silently"
             + " take the default generation; use key-prefix");
       }
@@ -113,8 +115,7 @@ public final class RoutingPartitioner implements Partitioner {
       throw new IllegalStateException("no partition metadata for topic " + topic);
     }
     if (keyBytes != null) {
-      // the value matters only to value-hash hot keys; every other router ignores it
-      return router.partition(keyBytes, valueBytes, n);
+      return keyedPartition(keyBytes, valueBytes, n);
     }
     List<PartitionInfo> available = cluster.availablePartitionsForTopic(topic);
     BatchStickyKeyless sticky = batchSticky;
@@ -125,24 +126,32 @@ public final class RoutingPartitioner implements Partitioner {
   }
 
   /**
+   * The keyed path, also {@link RoutingProducer}'s: the partition of {@code keyBytes} in
+   * {@code [0, n)}. The value matters only to value-hash hot keys; every other router ignores it.
+   */
+  int keyedPartition(byte[] keyBytes, byte[] valueBytes, int n) {
+    return router.partition(keyBytes, valueBytes, n);
+  }
+
+  /** Whether {@link #keyedPartition} reads the value ({@code routing.hotkey.choice=value-hash}). */
+  boolean keyedNeedsValue() {
+    return router.needsValue();
+  }
+
+  /**
    * Whether the spec sets a layer that constrains where keyless records may go: segments (keyless
    * records stay in the shared range) or versions (they follow the default generation's partition
    * count). Hot keys never see a keyless record, and a canary's keyless records follow the old
    * spec, so neither turns kafka-sticky off (the new spec's routing.canary.next.* layers don't).
    */
   private static boolean constrainsKeyless(RoutingSpec spec) {
-    for (String key : spec.toMap().keySet()) {
-      if (key.startsWith("routing.segment.") || key.startsWith("routing.version.")) {
-        return true;
-      }
-    }
-    return false;
+    return spec.hasSegments() || spec.hasVersions();
   }
 
   /** The producer's batch.size as KafkaProducer reads it (an int), else the default. */
   private static int batchSize(Object value) {
-    if (value instanceof Number number) {
-      return number.intValue();
+    if (value instanceof Number) {
+      return ((Number) value).intValue();
     }
     if (value != null) {
       try {
@@ -159,8 +168,8 @@ public final class RoutingPartitioner implements Partitioner {
    * version in use (5 since 4.0, 0 before).
    */
   private static long lingerMs(Object value) {
-    if (value instanceof Number number) {
-      return number.longValue();
+    if (value instanceof Number) {
+      return ((Number) value).longValue();
     }
     if (value != null) {
       try {
@@ -170,7 +179,7 @@ public final class RoutingPartitioner implements Partitioner {
       }
     }
     Object byDefault = ProducerConfig.configDef().defaultValues().get(ProducerConfig.LINGER_MS_CONFIG);
-    return byDefault instanceof Number number ? number.longValue() : 0;
+    return byDefault instanceof Number ? ((Number) byDefault).longValue() : 0;
   }
 
   /**

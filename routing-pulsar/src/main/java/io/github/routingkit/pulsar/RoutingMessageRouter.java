@@ -3,9 +3,6 @@ package io.github.routingkit.pulsar;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.MessageView;
 import io.github.routingkit.config.RoutingSpec;
-import io.github.routingkit.hash.HashScheme;
-import io.github.routingkit.internal.Partitions;
-import io.github.routingkit.placement.Placement;
 import io.github.routingkit.router.HashRouter;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
@@ -49,9 +46,9 @@ public final class RoutingMessageRouter implements MessageRouter {
   private final RoutingSpec spec;
   private final transient KeyRouter router;
   /**
-   * The spec is Pulsar's default keyed routing alone (a {@link HashRouter} with
-   * {@code pulsar-java-string} and floor-mod): a keyed message then takes pulsar-client's own line,
-   * {@code (key.hashCode() & MAX) % n}, without the generic message dispatch.
+   * The spec is Pulsar's default keyed routing alone (no layer, {@code pulsar-java-string} with
+   * floor-mod): a keyed message then takes pulsar-client's own line,
+   * {@link HashRouter#pulsarDefaultPartition}, without the generic message dispatch.
    */
   private final transient boolean javaStringDefault;
   /** How the router reads messages: byte keys as bytes when the spec has a key format. */
@@ -65,9 +62,8 @@ public final class RoutingMessageRouter implements MessageRouter {
   public RoutingMessageRouter(RoutingSpec spec) {
     this.spec = Objects.requireNonNull(spec, "spec");
     this.router = spec.keyRouter();
-    this.javaStringDefault = router instanceof HashRouter
-        && ((HashRouter) router).scheme() == HashScheme.PULSAR_JAVA_STRING
-        && ((HashRouter) router).placement() == Placement.FLOOR_MOD;
+    this.javaStringDefault = !spec.hasLayers()
+        && HashRouter.isPulsarDefault(spec.scheme(), spec.placement());
     this.view = spec.keyFormat().hasHeader() ? BYTE_KEYS : MESSAGE;
   }
 
@@ -82,10 +78,7 @@ public final class RoutingMessageRouter implements MessageRouter {
     if (javaStringDefault && msg.hasKey()) {
       String key = msg.getKey();
       if (key != null) {
-        // the String's cached hash, the value pulsar-client's JavaStringHash reads; floorMod of a
-        // non-negative hash is its remainder (HashRouter.routeText writes the same line)
-        return (key.hashCode() & Integer.MAX_VALUE)
-            % Partitions.checkCount(topicMetadata.numPartitions());
+        return HashRouter.pulsarDefaultPartition(key, topicMetadata.numPartitions());
       }
     }
     return router.partitionOf(msg, view, topicMetadata.numPartitions());

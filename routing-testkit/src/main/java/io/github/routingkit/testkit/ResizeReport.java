@@ -27,13 +27,54 @@ public final class ResizeReport {
 
   /**
    * One router's result.
-   *
-   * @param router the router's name
-   * @param moved messages whose partition changes
-   * @param total messages in the sample
-   * @param movedFraction {@code moved / total}, in [0, 1]; 0 for an empty sample
    */
-  public record Row(String router, long moved, long total, double movedFraction) {}
+  public static final class Row extends ComponentValue {
+    private final String router;
+    private final long moved;
+    private final long total;
+    private final double movedFraction;
+
+    /**
+     * Creates the value.
+     *
+     * @param router the router's name
+     * @param moved messages whose partition changes
+     * @param total messages in the sample
+     * @param movedFraction {@code moved / total}, in [0, 1]; 0 for an empty sample
+     */
+    public Row(String router, long moved, long total, double movedFraction) {
+      this.router = router;
+      this.moved = moved;
+      this.total = total;
+      this.movedFraction = movedFraction;
+    }
+
+    /** Returns the router's name. */
+    public String router() {
+      return router;
+    }
+
+    /** Returns messages whose partition changes. */
+    public long moved() {
+      return moved;
+    }
+
+    /** Returns messages in the sample. */
+    public long total() {
+      return total;
+    }
+
+    /** Returns {@code moved / total}, in [0, 1]; 0 for an empty sample. */
+    public double movedFraction() {
+      return movedFraction;
+    }
+
+    @Override
+    Object[] components() {
+      return new Object[] {
+          "router", router, "moved", moved, "total", total, "movedFraction", movedFraction};
+    }
+  }
 
   private final int from;
   private final int to;
