@@ -244,8 +244,8 @@ final class AnalyzeCommand implements Callable<Integer> {
           + " are for --keys files, not a live topic");
     }
     checkCommon(cmd);
-    Duration wait = duration(cmd, "--timeout", timeout);
-    Duration window = since == null ? null : duration(cmd, "--since", since);
+    Duration wait = duration(cmd, "--timeout", timeout, MAX_TIMEOUT);
+    Duration window = since == null ? null : duration(cmd, "--since", since, MAX_SINCE);
     PrintWriter err = cmd.getErr();
     boolean kafka = bootstrapServer != null;
     if (!kafka && !routerOptions.given()) {
@@ -332,8 +332,17 @@ final class AnalyzeCommand implements Callable<Integer> {
     return p;
   }
 
-  /** {@code 30s}, {@code 15m}, {@code 2h}, {@code 7d}, {@code 500ms} or ISO-8601 ({@code PT1H}). */
-  static Duration duration(CommandLine cmd, String option, String text) {
+  /** The longest {@code --timeout}: 365 days (every wait is converted to milliseconds). */
+  static final Duration MAX_TIMEOUT = Duration.ofDays(365);
+  /** The longest {@code --since}: 36,525 days (100 years; a window from before 1970 reads all). */
+  static final Duration MAX_SINCE = Duration.ofDays(36_525);
+
+  /**
+   * {@code 30s}, {@code 15m}, {@code 2h}, {@code 7d}, {@code 500ms} or ISO-8601 ({@code PT1H}),
+   * positive and at most {@code max}; anything else is a usage error naming the option, the value
+   * and the rule.
+   */
+  static Duration duration(CommandLine cmd, String option, String text, Duration max) {
     String t = text.trim().toLowerCase(Locale.ROOT);
     Duration d = null;
     try {
@@ -360,6 +369,10 @@ final class AnalyzeCommand implements Callable<Integer> {
     if (d == null || d.isNegative() || d.isZero()) {
       throw new ParameterException(cmd, option + " was '" + text + "', must be a positive"
           + " duration such as 30s, 15m, 2h, 7d or PT1H");
+    }
+    if (d.compareTo(max) > 0) {
+      throw new ParameterException(cmd, option + " was '" + text + "', must be at most "
+          + max.toDays() + "d");
     }
     return d;
   }

@@ -44,6 +44,8 @@ final class LiveReport implements LiveTopic.RecordSink {
   private final KeyRouter router;
   private final String routerName;
   private final int n;
+  /** How many of the hottest keys the text lists ({@code --top}). */
+  private final int top;
   private final DistributionReport.Builder builder;
   private final long[] sampled;
   private final long[] keyless;
@@ -58,6 +60,7 @@ final class LiveReport implements LiveTopic.RecordSink {
 
   LiveReport(LiveTopic topic, KeyRouter router, String routerName, int top, int exactKeys) {
     this.topic = topic;
+    this.top = top;
     this.router = router;
     this.routerName = routerName;
     this.n = topic.partitions();
@@ -95,7 +98,8 @@ final class LiveReport implements LiveTopic.RecordSink {
     this.millis = elapsedMillis;
     if (result.records() == 0) {
       throw new KeyInput.InputException(topic.describe() + " holds no records in the window ("
-          + topic.windowText() + "); try --from-beginning or a longer --since");
+          + topic.windowText() + ")" + (topic.window() == LiveTopic.Window.FROM_BEGINNING ? ""
+              : "; try --from-beginning or a longer --since"));
     }
     if (keyed == 0) {
       throw new KeyInput.InputException(topic.describe() + ": all " + result.records()
@@ -226,7 +230,7 @@ final class LiveReport implements LiveTopic.RecordSink {
       sb.append("note              ").append(note).append('\n');
     }
     sb.append(schemaIds.toText());
-    sb.append('\n').append(report.toText());
+    sb.append('\n').append(report.toText(top));
     sb.append("\npartition sizes (admin API) and sample\n");
     sb.append("partition    records      bytes    backlog    rate-in    sampled    keyless\n");
     for (LiveTopic.PartitionSize s : topic.sizes()) {

@@ -1,16 +1,13 @@
 package io.github.routingkit.cli;
 
 import io.github.routingkit.KeyFormat;
-import io.github.routingkit.cli.ConfigLint.Finding;
-import io.github.routingkit.cli.ConfigLint.Rule;
-import io.github.routingkit.cli.ConfigLint.Severity;
+import io.github.routingkit.cli.LintFinding.Severity;
 import io.github.routingkit.config.RoutingSpec;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 /**
- * Lint rule RK013: a Kafka producer serializes its keys through a schema registry that registers
+ * Lint rule RK020: a Kafka producer serializes its keys through a schema registry that registers
  * new schema versions by itself, and hashes them whole. The serializer writes the schema id into
  * every key, so the first compatible change of the key schema moves every key to another
  * partition; {@code routing.key.format} hashes the key without that header.
@@ -41,25 +38,25 @@ final class SchemaRegistryKeyLint {
       "io.apicurio.registry.serde.protobuf.ProtobufKafkaSerializer",
       new Serializer("apicurio.registry.auto-register", false, KeyFormat.APICURIO_PROTOBUF));
 
-  static void check(Properties producer, String file, RoutingSpec spec, List<Finding> out) {
-    String serializer = producer.getProperty("key.serializer");
-    Serializer s = serializer == null ? null : SERIALIZERS.get(serializer.trim());
+  /** Checks one Kafka Java producer file; {@code spec} is its parsed routing spec, or null. */
+  static void check(LintFile f, RoutingSpec spec, List<LintFinding> out) {
+    String serializer = f.get("key.serializer");
+    Serializer s = serializer == null ? null : SERIALIZERS.get(serializer);
     if (s == null) {
       return;
     }
-    String auto = producer.getProperty(s.autoRegisterKey());
-    boolean autoRegister = auto == null ? s.autoRegisterDefault() : "true".equalsIgnoreCase(auto.trim());
+    String auto = f.get(s.autoRegisterKey());
+    boolean autoRegister = auto == null ? s.autoRegisterDefault() : "true".equalsIgnoreCase(auto);
     if (!autoRegister || spec != null && spec.keyFormat().hasHeader()) {
       return;
     }
-    String partitioner = producer.getProperty("partitioner.class");
-    boolean routing = partitioner != null
-        && partitioner.trim().equals(ConfigLint.ROUTING_PARTITIONER);
-    out.add(new Finding(Rule.RK013, Severity.WARNING, file, "key.serializer=" + serializer.trim()
+    boolean routing = LintClient.ROUTING_PARTITIONER.equals(f.get("partitioner.class"));
+    out.add(new LintFinding(LintRule.RK020, Severity.WARNING, f, f.line("key.serializer"),
+        "key.serializer=" + serializer
         + " with " + s.autoRegisterKey() + "=" + (auto == null ? s.autoRegisterDefault() + " (the"
-        + " default)" : auto.trim()) + " writes the key schema's id into every key, and the"
+        + " default)" : auto) + " writes the key schema's id into every key, and the"
         + " partitioner hashes it: the next version of the key schema moves every key to another"
-        + " partition", (routing ? "" : "partitioner.class=" + ConfigLint.ROUTING_PARTITIONER + " and ")
+        + " partition", (routing ? "" : "partitioner.class=" + LintClient.ROUTING_PARTITIONER + " and ")
         + "routing.key.format=" + s.format().id() + " (hashes the key without its header; it"
         + " moves existing keys once: plan it with routing resize), or serialize keys without the"
         + " registry (e.g. StringSerializer)"));
