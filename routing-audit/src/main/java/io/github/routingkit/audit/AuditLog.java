@@ -99,6 +99,23 @@ public final class AuditLog {
   }
 
   private static void string(String s, StringBuilder out) {
+    appendJsonString(s, out);
+  }
+
+  /**
+   * Appends {@code s} as a JSON string (in double quotes) to {@code out}: {@code "} and {@code \\}
+   * escaped, {@code \n}, {@code \r} and {@code \t} as such, every other character below U+0020
+   * and U+2028 / U+2029 (line and paragraph separators, which JavaScript and some line readers take
+   * for line ends) as {@code \}{@code uXXXX}; every other character as it is. The one JSON string
+   * writer of RoutingKit's outputs (the audit log, the test kit's JSON reports, the {@code routing}
+   * command's {@code --format json}), so they all escape alike.
+   *
+   * @param s the text
+   * @param out where to append
+   * @return {@code out}
+   * @throws NullPointerException if an argument is null
+   */
+  public static StringBuilder appendJsonString(CharSequence s, StringBuilder out) {
     out.append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
@@ -119,7 +136,7 @@ public final class AuditLog {
         out.append(c);
       }
     }
-    out.append('"');
+    return out.append('"');
   }
 
   /**

@@ -161,10 +161,15 @@ public final class AssignmentPolicy {
       OwnedPartitions owned, RebalanceMode mode, boolean shortcut) {
     GroupShape shape = shortcut ? GroupShape.of(members, topics) : GroupShape.GENERAL;
     SortedGroup group = new SortedGroup(members, topics, owned);
-    return switch (shape) {
-      case EQUAL_SUBSCRIPTIONS_WITHOUT_RACKS -> new EqualSubscriptionsWithoutRacks(group, mode).build();
-      case EQUAL_SUBSCRIPTIONS_WITH_RACKS -> new EqualSubscriptionsWithRacks(group, mode).build();
-      case GENERAL -> new GeneralAssignment(group, mode).build();
-    };
+    switch (shape) {
+      case EQUAL_SUBSCRIPTIONS_WITHOUT_RACKS:
+        return new EqualSubscriptionsWithoutRacks(group, mode).build();
+      case EQUAL_SUBSCRIPTIONS_WITH_RACKS:
+        return new EqualSubscriptionsWithRacks(group, mode).build();
+      case GENERAL:
+        return new GeneralAssignment(group, mode).build();
+      default:
+        throw new AssertionError(shape);
+    }
   }
 }

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The builder for {@link GroupShape#GENERAL}, and the reference every other builder must agree
@@ -26,7 +27,49 @@ final class GeneralAssignment {
   }
 
   /** One connected part: its members (canonical order) and topics (ascending). */
-  private record Part(int[] members, int[] topics) {}
+  private static final class Part {
+    private final int[] members;
+    private final int[] topics;
+
+    private Part(int[] members, int[] topics) {
+      this.members = members;
+      this.topics = topics;
+    }
+
+    public int[] members() {
+      return members;
+    }
+
+    public int[] topics() {
+      return topics;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Part)) {
+        return false;
+      }
+      Part other = (Part) o;
+      return Objects.equals(members, other.members)
+          && Objects.equals(topics, other.topics);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = 0;
+      h = 31 * h + Objects.hashCode(members);
+      h = 31 * h + Objects.hashCode(topics);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "Part[members=" + members + ", topics=" + topics + "]";
+    }
+  }
 
   /**
    * Computes the assignment.

@@ -327,8 +327,11 @@ public final class RebalanceResult {
   /** Equal when both give every member the same partitions and hold back the same ones. */
   @Override
   public boolean equals(Object o) {
-    return o instanceof RebalanceResult g
-        && byMember().equals(g.byMember())
+    if (!(o instanceof RebalanceResult)) {
+      return false;
+    }
+    RebalanceResult g = (RebalanceResult) o;
+    return byMember().equals(g.byMember())
         && pendingRevocation().equals(g.pendingRevocation());
   }
 

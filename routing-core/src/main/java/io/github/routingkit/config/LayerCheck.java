@@ -3,6 +3,7 @@ package io.github.routingkit.config;
 import static io.github.routingkit.config.RoutingSpec.*;
 
 import io.github.routingkit.RoutingConfigException;
+import io.github.routingkit.KeyFormat;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.router.hotkey.HotKeyOptions;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
@@ -11,6 +12,7 @@ import io.github.routingkit.router.version.VersionedRouter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Decides whether the layer properties of one spec (segment, hot key, version, canary) hold
@@ -25,9 +27,125 @@ import java.util.Map;
  */
 final class LayerCheck {
   /** The layers of a spec, typed and checked; null fields are layers that are not configured. */
-  record Layers(SegmentDefinition segments, HotKeyOptions hotKeys, List<Generation> generations,
-      String defaultVersion, VersionedRouter.Source source, String separator, String header,
-      double canaryShare, RoutingSpec canaryNext) {}
+  static final class Layers {
+    private final KeyFormat keyFormat;
+    private final SegmentDefinition segments;
+    private final HotKeyOptions hotKeys;
+    private final List<Generation> generations;
+    private final String defaultVersion;
+    private final VersionedRouter.Source source;
+    private final String separator;
+    private final String header;
+    private final double canaryShare;
+    private final RoutingSpec canaryNext;
+
+    Layers(
+        KeyFormat keyFormat,
+        SegmentDefinition segments,
+        HotKeyOptions hotKeys,
+        List<Generation> generations,
+        String defaultVersion,
+        VersionedRouter.Source source,
+        String separator,
+        String header,
+        double canaryShare,
+        RoutingSpec canaryNext) {
+      this.keyFormat = keyFormat;
+      this.segments = segments;
+      this.hotKeys = hotKeys;
+      this.generations = generations;
+      this.defaultVersion = defaultVersion;
+      this.source = source;
+      this.separator = separator;
+      this.header = header;
+      this.canaryShare = canaryShare;
+      this.canaryNext = canaryNext;
+    }
+
+    public KeyFormat keyFormat() {
+      return keyFormat;
+    }
+
+    public SegmentDefinition segments() {
+      return segments;
+    }
+
+    public HotKeyOptions hotKeys() {
+      return hotKeys;
+    }
+
+    public List<Generation> generations() {
+      return generations;
+    }
+
+    public String defaultVersion() {
+      return defaultVersion;
+    }
+
+    public VersionedRouter.Source source() {
+      return source;
+    }
+
+    public String separator() {
+      return separator;
+    }
+
+    public String header() {
+      return header;
+    }
+
+    public double canaryShare() {
+      return canaryShare;
+    }
+
+    public RoutingSpec canaryNext() {
+      return canaryNext;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Layers)) {
+        return false;
+      }
+      Layers other = (Layers) o;
+      return keyFormat == other.keyFormat
+          && Objects.equals(segments, other.segments)
+          && Objects.equals(hotKeys, other.hotKeys)
+          && Objects.equals(generations, other.generations)
+          && Objects.equals(defaultVersion, other.defaultVersion)
+          && Objects.equals(source, other.source)
+          && Objects.equals(separator, other.separator)
+          && Objects.equals(header, other.header)
+          && Double.compare(canaryShare, other.canaryShare) == 0
+          && Objects.equals(canaryNext, other.canaryNext);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = Objects.hashCode(keyFormat);
+      h = 31 * h + Objects.hashCode(segments);
+      h = 31 * h + Objects.hashCode(hotKeys);
+      h = 31 * h + Objects.hashCode(generations);
+      h = 31 * h + Objects.hashCode(defaultVersion);
+      h = 31 * h + Objects.hashCode(source);
+      h = 31 * h + Objects.hashCode(separator);
+      h = 31 * h + Objects.hashCode(header);
+      h = 31 * h + Double.hashCode(canaryShare);
+      h = 31 * h + Objects.hashCode(canaryNext);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "Layers[keyFormat=" + keyFormat + ", segments=" + segments + ", hotKeys=" + hotKeys + ", generations="
+          + generations + ", defaultVersion=" + defaultVersion + ", source=" + source
+          + ", separator=" + separator + ", header=" + header + ", canaryShare=" + canaryShare
+          + ", canaryNext=" + canaryNext + "]";
+    }
+  }
 
   /** The old spec's detector memory: one detector per generation (one without generations). */
   static long claimed(Layers typed) {
@@ -39,7 +157,66 @@ final class LayerCheck {
   }
 
   /** One parsed entry of {@value RoutingSpec#VERSION_GENERATIONS}; count 0 follows the topic. */
-  record Generation(String name, HashScheme scheme, PlacementMode placement, int count) {}
+  static final class Generation {
+    private final String name;
+    private final HashScheme scheme;
+    private final PlacementMode placement;
+    private final int count;
+
+    Generation(String name, HashScheme scheme, PlacementMode placement, int count) {
+      this.name = name;
+      this.scheme = scheme;
+      this.placement = placement;
+      this.count = count;
+    }
+
+    public String name() {
+      return name;
+    }
+
+    public HashScheme scheme() {
+      return scheme;
+    }
+
+    public PlacementMode placement() {
+      return placement;
+    }
+
+    public int count() {
+      return count;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Generation)) {
+        return false;
+      }
+      Generation other = (Generation) o;
+      return Objects.equals(name, other.name)
+          && Objects.equals(scheme, other.scheme)
+          && Objects.equals(placement, other.placement)
+          && count == other.count;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = 0;
+      h = 31 * h + Objects.hashCode(name);
+      h = 31 * h + Objects.hashCode(scheme);
+      h = 31 * h + Objects.hashCode(placement);
+      h = 31 * h + Integer.hashCode(count);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "Generation[name=" + name + ", scheme=" + scheme + ", placement=" + placement
+          + ", count=" + count + "]";
+    }
+  }
 
   /**
    * Checks normalized layer properties against the scheme and placement and returns the typed
@@ -49,6 +226,7 @@ final class LayerCheck {
    */
   static Layers check(HashScheme scheme, PlacementMode placementMode, Map<String, String> layers) {
     LayerCheck c = new LayerCheck(layers);
+    KeyFormat keyFormat = c.keyFormat();
     SegmentDefinition segments = c.segments();
     HotKeyOptions hotKeys = HotKeyCheck.options(c);
     List<Generation> generations = VersionCheck.generations(c, scheme, placementMode);
@@ -76,7 +254,7 @@ final class LayerCheck {
     if (!c.problems.isEmpty()) {
       throw RoutingConfigException.of(c.problems);
     }
-    return new Layers(segments, hotKeys, generations, layers.get(VERSION_DEFAULT),
+    return new Layers(keyFormat, segments, hotKeys, generations, layers.get(VERSION_DEFAULT),
         VersionCheck.source(layers.get(VERSION_SOURCE)), layers.getOrDefault(VERSION_SEPARATOR, "|"),
         layers.getOrDefault(VERSION_HEADER, "routing-version"), share, next);
   }
@@ -130,6 +308,20 @@ final class LayerCheck {
       if (has(o)) {
         problem(o, get(o), "has no effect unless " + rule);
       }
+    }
+  }
+
+  /** The key format; {@link KeyFormat#RAW} when it is not set or has a problem. */
+  private KeyFormat keyFormat() {
+    String value = get(KEY_FORMAT);
+    if (value == null) {
+      return KeyFormat.RAW;
+    }
+    try {
+      return KeyFormat.fromId(value);
+    } catch (IllegalArgumentException e) {
+      problem(KEY_FORMAT, value, "must be one of " + KeyFormat.ids());
+      return KeyFormat.RAW;
     }
   }
 

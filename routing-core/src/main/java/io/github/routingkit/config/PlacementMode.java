@@ -27,7 +27,8 @@ enum PlacementMode {
   static final String IDS = Arrays.stream(values()).map(m -> m.id)
       .collect(Collectors.joining(", ", "[", "]"));
   /** The accepted values in order, for {@link RoutingSpec#placementValues()}. */
-  static final List<String> ID_LIST = Arrays.stream(values()).map(m -> m.id).toList();
+  static final List<String> ID_LIST =
+      Arrays.stream(values()).map(m -> m.id).collect(Collectors.toUnmodifiableList());
 
   final String id;
   /** The placement this value always names, or null for the scheme-relative aliases. */

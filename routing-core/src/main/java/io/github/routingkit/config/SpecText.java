@@ -110,7 +110,8 @@ final class SpecText {
     if (raw == null) {
       return null;
     }
-    if (raw instanceof Collection<?> c) {
+    if (raw instanceof Collection<?>) {
+      Collection<?> c = (Collection<?>) raw;
       List<String> items = new ArrayList<>();
       for (Object o : c) {
         items.add(String.valueOf(o).trim());

@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Decides whether the {@code routing.version.*} properties of one spec make routing generations:
@@ -48,7 +49,7 @@ final class VersionCheck {
     Source source = source(sourceText);
     if (source == null) {
       c.problem(VERSION_SOURCE, sourceText, "must be one of " + Arrays.stream(Source.values())
-          .map(Source::id).toList().toString());
+          .map(Source::id).collect(Collectors.toUnmodifiableList()).toString());
     }
     // the key prefix and the header are alternatives: each one's option is inert for the other
     if (source == Source.HEADER) {
@@ -121,7 +122,8 @@ final class VersionCheck {
           + " keys without a version tag) when " + VERSION_GENERATIONS + " is set"));
     } else if (out.stream().noneMatch(g -> g.name().equals(def))
         && !c.hasProblem(VERSION_GENERATIONS)) {
-      List<String> names = out.stream().map(Generation::name).toList();
+      List<String> names =
+          out.stream().map(Generation::name).collect(Collectors.toUnmodifiableList());
       c.problem(VERSION_DEFAULT, def, "must name one of the generations " + names);
     }
     return out;

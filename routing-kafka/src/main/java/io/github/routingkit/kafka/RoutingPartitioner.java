@@ -115,8 +115,7 @@ public final class RoutingPartitioner implements Partitioner {
       throw new IllegalStateException("no partition metadata for topic " + topic);
     }
     if (keyBytes != null) {
-      // the value matters only to value-hash hot keys; every other router ignores it
-      return router.partition(keyBytes, valueBytes, n);
+      return keyedPartition(keyBytes, valueBytes, n);
     }
     List<PartitionInfo> available = cluster.availablePartitionsForTopic(topic);
     BatchStickyKeyless sticky = batchSticky;
@@ -124,6 +123,19 @@ public final class RoutingPartitioner implements Partitioner {
       return sticky.partition(topic, valueBytes == null ? -1 : valueBytes.length, available, n);
     }
     return router.keylessPartition(n, new Available(available));
+  }
+
+  /**
+   * The keyed path, also {@link RoutingProducer}'s: the partition of {@code keyBytes} in
+   * {@code [0, n)}. The value matters only to value-hash hot keys; every other router ignores it.
+   */
+  int keyedPartition(byte[] keyBytes, byte[] valueBytes, int n) {
+    return router.partition(keyBytes, valueBytes, n);
+  }
+
+  /** Whether {@link #keyedPartition} reads the value ({@code routing.hotkey.choice=value-hash}). */
+  boolean keyedNeedsValue() {
+    return router.needsValue();
   }
 
   /**
@@ -138,8 +150,8 @@ public final class RoutingPartitioner implements Partitioner {
 
   /** The producer's batch.size as KafkaProducer reads it (an int), else the default. */
   private static int batchSize(Object value) {
-    if (value instanceof Number number) {
-      return number.intValue();
+    if (value instanceof Number) {
+      return ((Number) value).intValue();
     }
     if (value != null) {
       try {
@@ -156,8 +168,8 @@ public final class RoutingPartitioner implements Partitioner {
    * version in use (5 since 4.0, 0 before).
    */
   private static long lingerMs(Object value) {
-    if (value instanceof Number number) {
-      return number.longValue();
+    if (value instanceof Number) {
+      return ((Number) value).longValue();
     }
     if (value != null) {
       try {
@@ -167,7 +179,7 @@ public final class RoutingPartitioner implements Partitioner {
       }
     }
     Object byDefault = ProducerConfig.configDef().defaultValues().get(ProducerConfig.LINGER_MS_CONFIG);
-    return byDefault instanceof Number number ? number.longValue() : 0;
+    return byDefault instanceof Number ? ((Number) byDefault).longValue() : 0;
   }
 
   /**

@@ -72,16 +72,68 @@ public final class DistributionReport {
 
   /**
    * One of the hottest keys.
-   *
-   * @param key the key
-   * @param count its messages in the sample; exact, or a lower bound when {@code exact} is false
-   * @param share {@code count / messages}, in [0, 1]
-   * @param partition where the router puts it, in [0, n); in an {@linkplain #observedBuilder
-   *     observed} report the partition it was last seen on, or -1 when the report no longer tracked
-   *     it (only the {@value Builder#OBSERVED_TRACKED} most recently seen keys are)
-   * @param exact whether {@code count} is exact
    */
-  public record KeyShare(String key, long count, double share, int partition, boolean exact) {}
+  public static final class KeyShare extends ComponentValue {
+    private final String key;
+    private final long count;
+    private final double share;
+    private final int partition;
+    private final boolean exact;
+
+    /**
+     * Creates the value.
+     *
+     * @param key the key
+     * @param count its messages in the sample; exact, or a lower bound when {@code exact} is false
+     * @param share {@code count / messages}, in [0, 1]
+     * @param partition where the router puts it, in [0, n); in an {@linkplain #observedBuilder
+     *     observed} report the partition it was last seen on, or -1 when the report no longer
+     *     tracked it (only the {@value Builder#OBSERVED_TRACKED} most recently seen keys are)
+     * @param exact whether {@code count} is exact
+     */
+    public KeyShare(String key, long count, double share, int partition, boolean exact) {
+      this.key = key;
+      this.count = count;
+      this.share = share;
+      this.partition = partition;
+      this.exact = exact;
+    }
+
+    /** Returns the key. */
+    public String key() {
+      return key;
+    }
+
+    /** Returns its messages in the sample; exact, or a lower bound when {@code exact} is false. */
+    public long count() {
+      return count;
+    }
+
+    /** Returns {@code count / messages}, in [0, 1]. */
+    public double share() {
+      return share;
+    }
+
+    /**
+     * Returns where the router puts it, in [0, n); in an {@linkplain #observedBuilder observed}
+     * report the partition it was last seen on, or -1 when the report no longer tracked it (only
+     * the {@value Builder#OBSERVED_TRACKED} most recently seen keys are).
+     */
+    public int partition() {
+      return partition;
+    }
+
+    /** Returns whether {@code count} is exact. */
+    public boolean exact() {
+      return exact;
+    }
+
+    @Override
+    Object[] components() {
+      return new Object[] {
+          "key", key, "count", count, "share", share, "partition", partition, "exact", exact};
+    }
+  }
 
   private static final double P99 = 0.99;
 
@@ -317,7 +369,19 @@ public final class DistributionReport {
 
   /** Returns a human-readable report: summary, per-partition table with bars, hottest keys. */
   public String toText() {
-    return DistributionReportFormat.text(this);
+    return DistributionReportFormat.text(this, topKeys.size());
+  }
+
+  /**
+   * Returns {@link #toText()} listing at most {@code keys} of the {@link #topKeys()}.
+   *
+   * @throws IllegalArgumentException if {@code keys} is negative
+   */
+  public String toText(int keys) {
+    if (keys < 0) {
+      throw new IllegalArgumentException("keys was " + keys + ", must be >= 0");
+    }
+    return DistributionReportFormat.text(this, keys);
   }
 
   /**

@@ -300,7 +300,65 @@ public final class SegmentDefinition {
     }
   }
 
-  private record Entry(String name, int from, int to, double weight) {}
+  private static final class Entry {
+    private final String name;
+    private final int from;
+    private final int to;
+    private final double weight;
+
+    private Entry(String name, int from, int to, double weight) {
+      this.name = name;
+      this.from = from;
+      this.to = to;
+      this.weight = weight;
+    }
+
+    public String name() {
+      return name;
+    }
+
+    public int from() {
+      return from;
+    }
+
+    public int to() {
+      return to;
+    }
+
+    public double weight() {
+      return weight;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Entry)) {
+        return false;
+      }
+      Entry other = (Entry) o;
+      return Objects.equals(name, other.name)
+          && from == other.from
+          && to == other.to
+          && Double.compare(weight, other.weight) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = 0;
+      h = 31 * h + Objects.hashCode(name);
+      h = 31 * h + Integer.hashCode(from);
+      h = 31 * h + Integer.hashCode(to);
+      h = 31 * h + Double.hashCode(weight);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "Entry[name=" + name + ", from=" + from + ", to=" + to + ", weight=" + weight + "]";
+    }
+  }
 
   /** The shortest decimal that reads back as {@code w}: integers without a fraction. */
   private static String decimal(double w) {
@@ -359,7 +417,11 @@ public final class SegmentDefinition {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof SegmentDefinition d && Objects.equals(d.separator, separator)
+    if (!(o instanceof SegmentDefinition)) {
+      return false;
+    }
+    SegmentDefinition d = (SegmentDefinition) o;
+    return Objects.equals(d.separator, separator)
         && Objects.equals(d.regex, regex) && Objects.equals(d.ranges, ranges)
         && Objects.equals(d.weights, weights) && d.exclusive.equals(exclusive);
   }
