@@ -57,8 +57,9 @@ final class AuditFollow {
       throw new ParameterException(cmd, "--threads was " + o.threads + ", must be in [1, 64]");
     }
     Duration grace = "0".equals(o.grace.trim()) ? Duration.ZERO
-        : AnalyzeCommand.duration(cmd, "--grace", o.grace);
-    Duration retention = AnalyzeCommand.duration(cmd, "--retention", o.retention);
+        : AnalyzeCommand.duration(cmd, "--grace", o.grace, Duration.ofDays(1));
+    Duration retention = AnalyzeCommand.duration(cmd, "--retention", o.retention,
+        Duration.ofDays(3650));
     PrintWriter out = cmd.getOut();
     PrintWriter err = cmd.getErr();
     ContinuousAudit audit;
