@@ -74,42 +74,11 @@ public final class KeyFormatRouter extends AbstractKeyRouter {
     }
     byte[] key = view.keyBytes(message);
     if (key == null) {
-      return delegate.partitionOf(message, new PayloadView<>(view, null), numPartitions);
+      return delegate.partitionOf(message, MessageView.withKey(view, null, null), numPartitions);
     }
     int start = format.payloadStart(key, 0, key.length);
     byte[] payload = start == 0 ? key : Arrays.copyOfRange(key, start, key.length);
-    return delegate.partitionOf(message, new PayloadView<>(view, payload), numPartitions);
-  }
-
-  /** The message as the wrapped router sees it: no text key, the payload as its key bytes. */
-  private static final class PayloadView<M> implements MessageView<M> {
-    private final MessageView<M> view;
-    private final byte[] payload;
-
-    PayloadView(MessageView<M> view, byte[] payload) {
-      this.view = view;
-      this.payload = payload;
-    }
-
-    @Override
-    public CharSequence keyText(M message) {
-      return null;
-    }
-
-    @Override
-    public byte[] keyBytes(M message) {
-      return payload;
-    }
-
-    @Override
-    public byte[] value(M message) {
-      return view.value(message);
-    }
-
-    @Override
-    public String header(M message, String name) {
-      return view.header(message, name);
-    }
+    return delegate.partitionOf(message, MessageView.withKey(view, null, payload), numPartitions);
   }
 
   @Override
