@@ -99,6 +99,17 @@ public final class RoutingCli implements Runnable {
       err.flush();
       return EXIT_INTERNAL;
     });
+    if (args.length > 0 && args[0] != null && !args[0].startsWith("-")
+        && !cmd.getSubcommands().isEmpty() && !cmd.getSubcommands().containsKey(args[0])) {
+      // picocli would answer "routing frobnicate --help" with the top-level help and exit 0
+      String near = io.github.routingkit.config.RoutingSpec.nearest(args[0],
+          cmd.getSubcommands().keySet());
+      err.println("routing: unknown command '" + oneLine(args[0]) + "'"
+          + (near == null ? "" : " (did you mean " + near + "?)") + ", the commands are "
+          + String.join(", ", cmd.getSubcommands().keySet()) + " (see: routing --help)");
+      err.flush();
+      return EXIT_USAGE;
+    }
     int code;
     try {
       code = cmd.execute(args);

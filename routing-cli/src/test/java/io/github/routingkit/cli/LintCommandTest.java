@@ -252,6 +252,27 @@ class LintCommandTest {
   }
 
   @Test
+  void rk020SchemaRegistryKeysWithoutKeyFormat() {
+    Result confluent = lint("kafka/schema-registry-producer.properties",
+        "kafka/default-consumer.properties");
+    assertThat(findings(confluent)).filteredOn(l -> l.contains("RK020")).singleElement().asString()
+        .startsWith("WARNING RK020 schema-id-in-key (")
+        .contains("key.serializer=io.confluent.kafka.serializers.KafkaAvroSerializer with"
+            + " auto.register.schemas=true (the default)")
+        .contains("fix: partitioner.class=io.github.routingkit.kafka.RoutingPartitioner and"
+            + " routing.key.format=confluent");
+    Result apicurio = lint("kafka/apicurio-producer.properties", "kafka/default-consumer.properties");
+    assertThat(findings(apicurio)).filteredOn(l -> l.contains("RK020")).singleElement().asString()
+        .contains("apicurio.registry.auto-register=true")
+        .contains("fix: routing.key.format=apicurio-protobuf");
+    Result fixed = lint("kafka/schema-registry-key-format-producer.properties",
+        "kafka/default-consumer.properties");
+    assertThat(findings(fixed)).noneMatch(l -> l.contains("RK020"));
+    assertThat(findings(lint("kafka/clean-producer.properties", "kafka/clean-consumer.properties")))
+        .noneMatch(l -> l.contains("RK020"));
+  }
+
+  @Test
   void everyRuleHasATestAndIsInTheDocs() throws Exception {
     String docs = java.nio.file.Files.readString(Path.of("..", "docs", "cli.md"));
     Path dir = Path.of("src", "test", "java", "io", "github", "routingkit", "cli");

@@ -369,7 +369,19 @@ public final class DistributionReport {
 
   /** Returns a human-readable report: summary, per-partition table with bars, hottest keys. */
   public String toText() {
-    return DistributionReportFormat.text(this);
+    return DistributionReportFormat.text(this, topKeys.size());
+  }
+
+  /**
+   * Returns {@link #toText()} listing at most {@code keys} of the {@link #topKeys()}.
+   *
+   * @throws IllegalArgumentException if {@code keys} is negative
+   */
+  public String toText(int keys) {
+    if (keys < 0) {
+      throw new IllegalArgumentException("keys was " + keys + ", must be >= 0");
+    }
+    return DistributionReportFormat.text(this, keys);
   }
 
   /**

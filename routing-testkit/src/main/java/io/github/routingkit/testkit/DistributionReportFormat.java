@@ -11,8 +11,8 @@ import io.github.routingkit.testkit.stats.LoadStatistics;
 final class DistributionReportFormat {
   private DistributionReportFormat() {}
 
-  /** The text form: {@link DistributionReport#toText()}. */
-  static String text(DistributionReport r) {
+  /** The text form: {@link DistributionReport#toText(int)}, listing at most {@code keys} keys. */
+  static String text(DistributionReport r, int keys) {
     StringBuilder sb = new StringBuilder();
     LoadStatistics s = r.statistics();
     sb.append("router            ").append(r.router()).append('\n');
@@ -46,10 +46,10 @@ final class DistributionReportFormat {
           Text.pct(r.messages() == 0 ? 0 : (double) c / r.messages()), ratio,
           "#".repeat((int) Math.round(Math.min(ratio, 4) * 10))));
     }
-    if (!r.topKeys().isEmpty()) {
+    if (!r.topKeys().isEmpty() && keys > 0) {
       sb.append("\nhottest keys").append(r.distinctKeysExact() ? "" : " (counts are lower bounds)")
           .append('\n');
-      for (KeyShare k : r.topKeys()) {
+      for (KeyShare k : r.topKeys().subList(0, Math.min(keys, r.topKeys().size()))) {
         sb.append(String.format(java.util.Locale.ROOT, "%10s %8s  partition %-5s %s%n",
             Text.num(k.count()), Text.pct(k.share()),
             k.partition() < 0 ? "?" : Integer.toString(k.partition()), Text.shortKey(k.key())));

@@ -14,9 +14,10 @@ import java.util.Objects;
 
 /**
  * What moves when a topic goes from {@code n} to {@code m} partitions: for each router, the
- * fraction of messages of a key sample whose partition changes, next to the minimum any scheme
- * must move ({@code (m − n) / m} when growing, {@code (n − m) / n} when shrinking: the keys that
- * land on, or left, the changed partitions) and what plain modulo moves on a uniform hash
+ * fraction of messages of a key sample whose partition changes, next to the minimum a balanced
+ * scheme must move of uniformly spread keys ({@code (m − n) / m} when growing, {@code (n − m) / n}
+ * when shrinking: the keys that land on, or left, the changed partitions; a skewed sample's
+ * traffic can move less, when its hottest keys happen to stay) and what plain modulo moves on a uniform hash
  * ({@code 1 − min(n, m) / lcm(n, m)}; 12 &rarr; 16: 75 %).
  *
  * <p>By default the routers are every {@link HashScheme} under every {@link Placement} (so new
@@ -139,7 +140,7 @@ public final class ResizeReport {
     StringBuilder sb = new StringBuilder();
     sb.append("resize ").append(from).append(" -> ").append(to).append(" partitions, ")
         .append(Text.num(rows.isEmpty() ? 0 : rows.get(0).total())).append(" messages\n");
-    sb.append("minimum any scheme must move  ").append(Text.pct(minimumFraction())).append('\n');
+    sb.append("minimum for uniform keys      ").append(Text.pct(minimumFraction())).append('\n');
     sb.append("plain modulo, uniform hash    ").append(Text.pct(moduloFraction(from, to)))
         .append("\n\n");
     int width = 6;

@@ -340,7 +340,8 @@ public final class RouterAssert {
       }
       fail("moves too much: " + fromPartitions + " -> " + toPartitions + " partitions moved "
           + Text.pct(row.movedFraction()) + " of " + row.total() + " keys, at most "
-          + Text.pct(fraction) + " allowed (the minimum any scheme must move is "
+          + Text.pct(fraction) + " allowed (the minimum a balanced scheme must move of uniform"
+          + " keys is "
           + Text.pct(report.minimumFraction()) + "); for example:" + examples);
     }
     return this;

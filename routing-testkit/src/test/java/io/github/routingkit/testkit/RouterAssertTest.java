@@ -294,7 +294,7 @@ class RouterAssertTest {
         .movesAtMost(0.30, 12, 16, keys("order-", 5_000)))
         .isInstanceOf(AssertionFailedError.class)
         .hasMessageContaining("12 -> 16 partitions moved 7")
-        .hasMessageContaining("minimum any scheme must move is 25.00%")
+        .hasMessageContaining("minimum a balanced scheme must move of uniform keys is 25.00%")
         .hasMessageMatching("(?s).*key 'order-\\d+': partition \\d+ -> \\d+.*");
   }
 
