@@ -139,7 +139,19 @@ final class AnalyzeCommand implements Callable<Integer> {
     PrintWriter err = cmd.getErr();
     DistributionReport.Builder builder =
         DistributionReport.builder(router, partitions).topK(top).exactKeyLimit(exactKeys);
-    KeyInput.Stats stats = input.forEachKey(builder::add, err);
+    // a router of its own for the schema-id scan, so stateful layers are not fed twice
+    KeyRouter scanRouter = routerOptions.router(cmd);
+    SchemaIdScan schemaIds = new SchemaIdScan(routerOptions.keyFormat(cmd));
+    KeyInput.Stats stats = input.forEachKey(key -> {
+      builder.add(key);
+      // a schema-registry key in a text file is a 0x<hex> line (a NUL byte makes a file binary);
+      // the check routes its bytes
+      if (key.startsWith("0x00")) {
+        schemaIds.accept(key, scanRouter.partition(SchemaIdScan.bytesOf(key), partitions));
+      } else {
+        schemaIds.accept(key, -1); // counted as keyed; no header, never looked up
+      }
+    }, err);
     if (stats.skipped() > 0 && !input.quiet) {
       err.printf(Locale.ROOT, "routing: skipped %,d blank or short lines%n", stats.skipped());
     }
@@ -150,11 +162,13 @@ final class AnalyzeCommand implements Callable<Integer> {
         out.print(report.toCsv());
         break;
       case "json":
-        out.println(report.toJson());
+        out.println(schemaIds.found() ? withSchemaRegistry(report.toJson(), schemaIds)
+            : report.toJson());
         break;
       default:
         out.println("keys              " + input.displayName() + " (" + String.format(Locale.ROOT, "%,d",
             stats.keys()) + " keys)");
+        out.print(schemaIds.toText());
         out.print(report.toText());
     }
     out.flush();
@@ -246,6 +260,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         ? KafkaTopic.open(bootstrapServer, topic, mode, window, wait, clientConfig(cmd))
         : PulsarTopic.open(serviceUrl, adminUrl, topic, mode, window, wait)) {
       LiveReport live = new LiveReport(t, router, routerName, top, exactKeys);
+      live.keyFormat(routerOptions.keyFormat(cmd));
       long[] lastPrint = {System.nanoTime()};
       LiveTopic.ReadResult read = t.read(sample, live, records -> {
         long now = System.nanoTime();
@@ -276,6 +291,19 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
       }
       return failAbove(live.report(), err);
+    }
+  }
+
+  /** The report's JSON with a "schemaRegistry" object added. */
+  private static String withSchemaRegistry(String json, SchemaIdScan schemaIds) {
+    try {
+      com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+      com.fasterxml.jackson.databind.node.ObjectNode o =
+          (com.fasterxml.jackson.databind.node.ObjectNode) m.readTree(json);
+      o.set("schemaRegistry", m.valueToTree(schemaIds.toMap()));
+      return m.writeValueAsString(o);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 

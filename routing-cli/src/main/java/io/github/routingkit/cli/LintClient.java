@@ -57,7 +57,7 @@ enum LintClient {
           "SubscriptionName", "ReceiverQueueSize"), "HashingScheme"),
   PULSAR_CPP("pulsar-client-cpp", "pulsar", "pulsar-client-cpp and the Python and Node.js clients"
       + " on it: ProducerConfiguration setters as hashingScheme=...",
-      Set.of("partitionsRoutingMode", "consumerType"), "hashingScheme");
+      Set.of("partitionsRoutingMode", "consumerType", "boostVersion"), "hashingScheme");
 
   final String id;
   final String flavor;
@@ -198,6 +198,20 @@ enum LintClient {
     };
   }
 
+  /**
+   * The scheme of pulsar-client-cpp's BoostHash for the Boost its build used ({@code boostVersion},
+   * e.g. {@code 1.83}; 64-bit, signed {@code char}), or null if the value is not a Boost version.
+   */
+  static String boostScheme(String version) {
+    String[] parts = version == null ? new String[0] : version.trim().split("\\.");
+    if (parts.length < 2 || !parts[0].equals("1") || !parts[1].matches("[0-9]{1,3}")) {
+      return null;
+    }
+    int minor = Integer.parseInt(parts[1]);
+    return minor < 81 ? "pulsar-cpp-boost-pre-1.81" : minor == 81 ? "pulsar-cpp-boost-1.81"
+        : "pulsar-cpp-boost-from-1.82";
+  }
+
   /** The KafkaJS major version of {@code kafkajs.version} (2 when unset: the current one). */
   static int kafkaJsMajor(LintFile f) {
     String v = f.get("kafkajs.version");
@@ -249,9 +263,17 @@ enum LintClient {
       return KeyedRouting.unknown(f, this, "MessageRouter=" + f.get("MessageRouter"),
           f.line("MessageRouter"), "a custom MessageRouter chooses the partition");
     }
+    if (this == PULSAR_CPP && "BoostHash".equals(value) && f.has("boostVersion")) {
+      String scheme = boostScheme(f.get("boostVersion"));
+      if (scheme != null) {
+        return KeyedRouting.of(f, this, setting + " with boostVersion=" + f.get("boostVersion"),
+            line, RoutingSpec.parse(Map.of(RoutingSpec.SCHEME, scheme)));
+      }
+    }
     if (this == PULSAR_CPP && ("BoostHash".equals(value) || "JavaStringHash".equals(value))) {
       return KeyedRouting.unknown(f, this, setting, line, value.equals("BoostHash")
-          ? "BoostHash depends on the Boost the client was built with"
+          ? "BoostHash depends on the Boost the client was built with (give boostVersion, e.g."
+              + " 1.83 for C++ 3.5+ / Python 3.6+ / Node.js 1.11+, 1.80 for older releases)"
           : "the C++ JavaStringHash hashes signed bytes, which no routing.scheme models");
     }
     if (!choices.containsKey(value)) {

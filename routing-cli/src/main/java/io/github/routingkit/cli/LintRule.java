@@ -75,10 +75,14 @@ enum LintRule {
       + " partitioner.ignore.keys)"),
   RK019("auto-commit-redelivery", AuditCause.REDELIVERY, "--require-key-order with a Kafka"
       + " consumer that auto-commits in a group: a member that leaves without committing hands"
-      + " its partitions over at an older offset and the new owner re-reads processed records");
+      + " its partitions over at an older offset and the new owner re-reads processed records"),
+  RK020("schema-id-in-key", AuditCause.ROUTING_CHANGE, "a Kafka producer whose key.serializer is"
+      + " a schema-registry serializer with auto-registration on and no routing.key.format: the"
+      + " schema id is part of every key's bytes, so a new key schema version moves every key to"
+      + " another partition");
 
   /** The rule ids in one phrase, for help texts (a constant: annotations quote it; a test checks it). */
-  static final String RANGE = "RK001-RK019";
+  static final String RANGE = "RK001-RK020";
 
   final String name;
   /** The audit cause this rule predicts, or null. */

@@ -39,6 +39,7 @@ final class OrderLint {
     }
     if (p.client() == LintClient.KAFKA_JAVA) {
       ignoredByCustomPartitioner(f, out);
+      SchemaRegistryKeyLint.check(f, p.spec(), out);
     }
     if (p.client() == LintClient.PULSAR_JAVA) {
       long pending = f.longValue("maxPendingMessages", -1);

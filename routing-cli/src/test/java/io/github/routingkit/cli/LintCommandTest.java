@@ -83,6 +83,14 @@ class LintCommandTest {
         .contains("messageRoutingMode=CustomPartition");
   }
 
+  /** RoutingPartitioner with the default spec places keys as the built-in one: nothing to review. */
+  @Test
+  void rk003NoReviewForARoutingPartitionerThatPlacesKeysAsTheBuiltIn() {
+    Result r = lint("kafka/readme-producer.properties", "kafka/default-consumer.properties",
+        "--strict");
+    assertThat(findings(r)).as(r.out()).isEmpty();
+  }
+
   /** The README's quick-start pair: routing.keyless=kafka-sticky is a spec value (RK002). */
   @Test
   void theReadmeKafkaQuickStartPairIsClean() {
@@ -241,6 +249,27 @@ class LintCommandTest {
         "pulsar/clean-consumer.properties", "--flavor", "pulsar");
     assertThat(pulsar.out()).contains("ERROR RK010").contains("enableTransaction=true")
         .contains("fix: routing.keyless=round-robin (the default) instead of random");
+  }
+
+  @Test
+  void rk020SchemaRegistryKeysWithoutKeyFormat() {
+    Result confluent = lint("kafka/schema-registry-producer.properties",
+        "kafka/default-consumer.properties");
+    assertThat(findings(confluent)).filteredOn(l -> l.contains("RK020")).singleElement().asString()
+        .startsWith("WARNING RK020 schema-id-in-key (")
+        .contains("key.serializer=io.confluent.kafka.serializers.KafkaAvroSerializer with"
+            + " auto.register.schemas=true (the default)")
+        .contains("fix: partitioner.class=io.github.routingkit.kafka.RoutingPartitioner and"
+            + " routing.key.format=confluent");
+    Result apicurio = lint("kafka/apicurio-producer.properties", "kafka/default-consumer.properties");
+    assertThat(findings(apicurio)).filteredOn(l -> l.contains("RK020")).singleElement().asString()
+        .contains("apicurio.registry.auto-register=true")
+        .contains("fix: routing.key.format=apicurio-protobuf");
+    Result fixed = lint("kafka/schema-registry-key-format-producer.properties",
+        "kafka/default-consumer.properties");
+    assertThat(findings(fixed)).noneMatch(l -> l.contains("RK020"));
+    assertThat(findings(lint("kafka/clean-producer.properties", "kafka/clean-consumer.properties")))
+        .noneMatch(l -> l.contains("RK020"));
   }
 
   @Test

@@ -83,6 +83,22 @@ class LintOrderRulesTest {
     assertThat(findings(agree)).as(agree.out()).isEmpty();
   }
 
+  /** With boostVersion, BoostHash is the matching scheme: a Java producer can agree, or not. */
+  @Test
+  void rk013PulsarCppBoostHashWithItsBoostVersion() {
+    Result agree = lint("p:clients/java-pulsar-cpp-boost.properties",
+        "p:clients/pulsar-cpp-boost-1.83.properties");
+    assertThat(findings(agree)).noneMatch(l -> l.contains("RK013"));
+    Result differ = lint("p:clients/pulsar-java-Murmur3_32Hash.properties",
+        "p:clients/pulsar-cpp-boost-1.83.properties");
+    assertThat(findings(differ)).filteredOn(l -> l.contains("RK013")).singleElement().asString()
+        .startsWith("ERROR RK013");
+    assertThat(LintClient.boostScheme("1.74.0")).isEqualTo("pulsar-cpp-boost-pre-1.81");
+    assertThat(LintClient.boostScheme("1.81")).isEqualTo("pulsar-cpp-boost-1.81");
+    assertThat(LintClient.boostScheme("1.90")).isEqualTo("pulsar-cpp-boost-from-1.82");
+    assertThat(LintClient.boostScheme("2.0")).isNull();
+  }
+
   @Test
   void rk013AProducerThatIgnoresKeysOrCannotBeToldIsFlagged() {
     Result spread = lint("p:clients/java-default.properties",

@@ -262,7 +262,9 @@ class RoutingCliTest {
       assertThat(r.out()).containsPattern(s.id() + "\\s+-?\\d+\\s+" + s.nativePlacement().id()
           + "\\s+" + p + "\\s");
     }
-    assertThat(r.out()).contains("Kafka Java client default");
+    assertThat(r.out()).contains("Kafka Java client default")
+        .contains("Pulsar C++ 3.5+ / Python 3.6+ / Node.js 1.11+ default")
+        .contains("kafka-go Writer default (no Balancer set: RoundRobin) ignores keys");
   }
 
   @Test

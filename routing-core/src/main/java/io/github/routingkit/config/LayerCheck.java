@@ -3,6 +3,7 @@ package io.github.routingkit.config;
 import static io.github.routingkit.config.RoutingSpec.*;
 
 import io.github.routingkit.RoutingConfigException;
+import io.github.routingkit.KeyFormat;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.router.hotkey.HotKeyOptions;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
@@ -27,6 +28,7 @@ import java.util.Objects;
 final class LayerCheck {
   /** The layers of a spec, typed and checked; null fields are layers that are not configured. */
   static final class Layers {
+    private final KeyFormat keyFormat;
     private final SegmentDefinition segments;
     private final HotKeyOptions hotKeys;
     private final List<Generation> generations;
@@ -38,6 +40,7 @@ final class LayerCheck {
     private final RoutingSpec canaryNext;
 
     Layers(
+        KeyFormat keyFormat,
         SegmentDefinition segments,
         HotKeyOptions hotKeys,
         List<Generation> generations,
@@ -47,6 +50,7 @@ final class LayerCheck {
         String header,
         double canaryShare,
         RoutingSpec canaryNext) {
+      this.keyFormat = keyFormat;
       this.segments = segments;
       this.hotKeys = hotKeys;
       this.generations = generations;
@@ -56,6 +60,10 @@ final class LayerCheck {
       this.header = header;
       this.canaryShare = canaryShare;
       this.canaryNext = canaryNext;
+    }
+
+    public KeyFormat keyFormat() {
+      return keyFormat;
     }
 
     public SegmentDefinition segments() {
@@ -103,7 +111,8 @@ final class LayerCheck {
         return false;
       }
       Layers other = (Layers) o;
-      return Objects.equals(segments, other.segments)
+      return keyFormat == other.keyFormat
+          && Objects.equals(segments, other.segments)
           && Objects.equals(hotKeys, other.hotKeys)
           && Objects.equals(generations, other.generations)
           && Objects.equals(defaultVersion, other.defaultVersion)
@@ -116,7 +125,7 @@ final class LayerCheck {
 
     @Override
     public int hashCode() {
-      int h = 0;
+      int h = Objects.hashCode(keyFormat);
       h = 31 * h + Objects.hashCode(segments);
       h = 31 * h + Objects.hashCode(hotKeys);
       h = 31 * h + Objects.hashCode(generations);
@@ -131,7 +140,7 @@ final class LayerCheck {
 
     @Override
     public String toString() {
-      return "Layers[segments=" + segments + ", hotKeys=" + hotKeys + ", generations="
+      return "Layers[keyFormat=" + keyFormat + ", segments=" + segments + ", hotKeys=" + hotKeys + ", generations="
           + generations + ", defaultVersion=" + defaultVersion + ", source=" + source
           + ", separator=" + separator + ", header=" + header + ", canaryShare=" + canaryShare
           + ", canaryNext=" + canaryNext + "]";
@@ -217,6 +226,7 @@ final class LayerCheck {
    */
   static Layers check(HashScheme scheme, PlacementMode placementMode, Map<String, String> layers) {
     LayerCheck c = new LayerCheck(layers);
+    KeyFormat keyFormat = c.keyFormat();
     SegmentDefinition segments = c.segments();
     HotKeyOptions hotKeys = HotKeyCheck.options(c);
     List<Generation> generations = VersionCheck.generations(c, scheme, placementMode);
@@ -245,7 +255,7 @@ final class LayerCheck {
     if (!c.problems.isEmpty()) {
       throw RoutingConfigException.of(c.problems);
     }
-    return new Layers(segments, hotKeys, generations, layers.get(VERSION_DEFAULT),
+    return new Layers(keyFormat, segments, hotKeys, generations, layers.get(VERSION_DEFAULT),
         VersionCheck.source(layers.get(VERSION_SOURCE)), layers.getOrDefault(VERSION_SEPARATOR, "|"),
         layers.getOrDefault(VERSION_HEADER, "routing-version"), share, next);
   }
@@ -299,6 +309,20 @@ final class LayerCheck {
       if (has(o)) {
         problem(o, get(o), "has no effect unless " + rule);
       }
+    }
+  }
+
+  /** The key format; {@link KeyFormat#RAW} when it is not set or has a problem. */
+  private KeyFormat keyFormat() {
+    String value = get(KEY_FORMAT);
+    if (value == null) {
+      return KeyFormat.RAW;
+    }
+    try {
+      return KeyFormat.fromId(value);
+    } catch (IllegalArgumentException e) {
+      problem(KEY_FORMAT, value, "must be one of " + KeyFormat.ids());
+      return KeyFormat.RAW;
     }
   }
 

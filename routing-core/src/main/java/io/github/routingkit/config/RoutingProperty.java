@@ -1,5 +1,6 @@
 package io.github.routingkit.config;
 
+import io.github.routingkit.KeyFormat;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.router.version.VersionedRouter;
@@ -74,6 +75,18 @@ public enum RoutingProperty {
           + " partition until `batch.size` bytes went to it and its batch is full or sent, as"
           + " kafka-clients' built-in does (reads `batch.size` and `linger.ms`) (see"
           + " [kafka.md](kafka.md#producer-side-keyless-records))"),
+
+  /** {@value RoutingSpec#KEY_FORMAT}: how the key bytes are laid out; a {@link KeyFormat}. */
+  KEY_FORMAT(RoutingSpec.KEY_FORMAT, Layer.KEY, Value.SINGLE, Canary.OLD_SPEC_ONLY,
+      choices(Arrays.stream(KeyFormat.values()).map(KeyFormat::id)), "`raw`",
+      "`routing.key.format=confluent`",
+      "`raw`: hash the whole key; the others hash a schema-registry key without its header, so a"
+          + " new schema id keeps every key on its partition: `confluent` (magic byte, 4-byte id:"
+          + " Confluent Avro / JSON Schema, Apicurio 3), `confluent-protobuf` (plus the message"
+          + " indexes), `apicurio-protobuf` (4-byte id, type `Ref`), `apicurio-legacy` (8-byte id:"
+          + " Apicurio 2), `apicurio-legacy-protobuf`; a key without a valid header is hashed whole,"
+          + " as with `raw` (see [compatibility.md](compatibility.md#schema-registry-keys)); applies"
+          + " to both specs of a canary"),
 
   /** {@value RoutingSpec#SEGMENT_RANGES}: explicit segment ranges. */
   SEGMENT_RANGES(RoutingSpec.SEGMENT_RANGES, Layer.SEGMENT, Value.LIST, Canary.COPIED,
@@ -219,6 +232,8 @@ public enum RoutingProperty {
   public enum Layer {
     /** Scheme, placement and keyless policy: the base router. */
     HASH,
+    /** {@code routing.key.*}: which bytes of the key are hashed. */
+    KEY,
     /** {@code routing.segment.*}: tenants to partition ranges. */
     SEGMENT,
     /** {@code routing.hotkey.*}: hot keys spread over candidates. */

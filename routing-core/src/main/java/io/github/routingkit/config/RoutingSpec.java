@@ -1,5 +1,6 @@
 package io.github.routingkit.config;
 
+import io.github.routingkit.KeyFormat;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingConfigException;
@@ -43,7 +44,7 @@ import java.util.TreeMap;
  * Every key, with its type, default, example and meaning, is an entry of the
  * {@link RoutingProperty} catalogue (which docs/configuration.md's reference tables render): the
  * scheme ({@value #SCHEME}), placement ({@value #PLACEMENT}) and keyless policy
- * ({@value #KEYLESS}); the segment layer ({@code routing.segment.*}, {@link SegmentRouter}), the
+ * ({@value #KEYLESS}); the key format ({@value #KEY_FORMAT}, {@link #keyFormat()}); the segment layer ({@code routing.segment.*}, {@link SegmentRouter}), the
  * hot-key layer ({@code routing.hotkey.*}, {@link HotKeyRouter}), the version layer
  * ({@code routing.version.*}, {@link VersionedRouter}) and the canary ({@value #CANARY_SHARE} and
  * {@value #CANARY_NEXT_PREFIX}{@code X}, {@link CanaryRouter}). The typed queries
@@ -89,6 +90,11 @@ public final class RoutingSpec implements Serializable {
   public static final String KEYLESS = "routing.keyless";
   /** The placement: {@code native} (default), {@code modulo} or a placement id ({@link #placementValues()}). */
   public static final String PLACEMENT = "routing.placement";
+  /**
+   * The key format: {@code raw} (default: the whole key is hashed) or a schema-registry wire
+   * format whose header is skipped ({@link io.github.routingkit.KeyFormat}).
+   */
+  public static final String KEY_FORMAT = "routing.key.format";
   /** Explicit segment ranges, e.g. {@code order:0-5,payment:6-8}. */
   public static final String SEGMENT_RANGES = "routing.segment.ranges";
   /** Segment weights, e.g. {@code order:3,payment:1,*:2}. */
@@ -255,12 +261,12 @@ public final class RoutingSpec implements Serializable {
   }
 
   /**
-   * Returns whether any layer is configured (segment, hot key, version or canary): false means
-   * {@link #keyRouter()} is a plain {@link HashRouter} of {@link #scheme()} and
-   * {@link #placement()}.
+   * Returns whether any layer is configured (a key format other than {@code raw}, segment, hot
+   * key, version or canary): false means {@link #keyRouter()} is a plain {@link HashRouter} of
+   * {@link #scheme()} and {@link #placement()}.
    */
   public boolean hasLayers() {
-    return hasSegments() || hasHotKeys() || hasVersions() || hasCanary();
+    return keyFormat().hasHeader() || hasSegments() || hasHotKeys() || hasVersions() || hasCanary();
   }
 
   /** Returns whether a canary is configured: {@value #CANARY_SHARE} with its new spec. */
@@ -300,6 +306,29 @@ public final class RoutingSpec implements Serializable {
   /** Returns whether any part of the spec reads versions from a header: {@link #versionFromHeaderProperty()} is set. */
   public boolean readsVersionFromHeader() {
     return versionFromHeaderProperty() != null;
+  }
+
+  /**
+   * Returns the key format ({@value #KEY_FORMAT}): {@link KeyFormat#RAW} unless set. Routers built
+   * from this spec hash a byte key's payload behind that format's header.
+   */
+  public KeyFormat keyFormat() {
+    return typed.keyFormat();
+  }
+
+  /**
+   * Returns a copy with the given key format ({@link KeyFormat#RAW} removes {@value #KEY_FORMAT}).
+   *
+   * @throws NullPointerException if {@code format} is null
+   */
+  public RoutingSpec withKeyFormat(KeyFormat format) {
+    Map<String, String> copy = new TreeMap<>(layers);
+    if (Objects.requireNonNull(format, "format") == KeyFormat.RAW) {
+      copy.remove(KEY_FORMAT);
+    } else {
+      copy.put(KEY_FORMAT, format.id());
+    }
+    return new RoutingSpec(scheme, placementMode, keyless, copy);
   }
 
   /**

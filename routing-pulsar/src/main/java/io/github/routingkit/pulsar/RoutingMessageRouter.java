@@ -25,6 +25,11 @@ import org.apache.pulsar.client.api.TopicMetadata;
  * mode with {@code HashingScheme.JavaStringHash} or {@code Murmur3_32Hash} puts it:
  * {@code signSafeMod(hash(key), n)}. The ordering key is not used for partitioning (as in Pulsar).
  *
+ * <p><b>Key format</b>: with {@code routing.key.format} other than {@code raw}, a key set with
+ * {@code keyBytes(...)} ({@code msg.hasBase64EncodedKey()}) is routed by its bytes
+ * ({@code getKeyBytes()}) behind the schema-registry header, so a key serialized under any schema
+ * id keeps its partition; a key set as text is routed by its text, as without the setting.
+ *
  * <p><b>Keyless messages</b> follow {@code routing.keyless}.
  *
  * <p><b>Versions</b>: with {@code routing.version.source=header} the routing generation is named by
@@ -47,6 +52,8 @@ public final class RoutingMessageRouter implements MessageRouter {
    * {@link HashRouter#pulsarDefaultPartition}, without the generic message dispatch.
    */
   private final transient boolean javaStringDefault;
+  /** How the router reads messages: byte keys as bytes when the spec has a key format. */
+  private final transient MessageView<Message<?>> view;
   /** The producer's metrics ({@link PulsarRouting#customPartition} binds them), or null. */
   private final transient RouterMetrics metrics;
   private final transient String topic;
@@ -69,6 +76,7 @@ public final class RoutingMessageRouter implements MessageRouter {
     this.router = metrics == null ? spec.keyRouter() : metrics.router();
     this.javaStringDefault = !spec.hasLayers()
         && HashRouter.isPulsarDefault(spec.scheme(), spec.placement());
+    this.view = spec.keyFormat().hasHeader() ? BYTE_KEYS : MESSAGE;
   }
 
   /**
@@ -91,7 +99,7 @@ public final class RoutingMessageRouter implements MessageRouter {
         return p;
       }
     }
-    int p = router.partitionOf(msg, MESSAGE, n);
+    int p = router.partitionOf(msg, view, n);
     if (m != null) {
       String key = msg.hasKey() ? msg.getKey() : null;
       if (key != null) {
@@ -108,15 +116,32 @@ public final class RoutingMessageRouter implements MessageRouter {
    * routers hash), the value {@code getData()} (a copy, fetched only for routers that need it), a
    * header a message property. Package-private for the tests that route through the generic line.
    */
-  static final MessageView<Message<?>> MESSAGE = new MessageView<>() {
+  static final MessageView<Message<?>> MESSAGE = new PulsarMessageView(false);
+
+  /**
+   * {@link #MESSAGE}, but a key set with {@code keyBytes(...)} is read as its bytes: the view of a
+   * spec with a key format, whose header only a byte key can carry.
+   */
+  static final MessageView<Message<?>> BYTE_KEYS = new PulsarMessageView(true);
+
+  /** The two views: text keys always as text; byte keys as text, or as bytes. */
+  private static final class PulsarMessageView implements MessageView<Message<?>> {
+    private final boolean byteKeysAsBytes;
+
+    PulsarMessageView(boolean byteKeysAsBytes) {
+      this.byteKeysAsBytes = byteKeysAsBytes;
+    }
+
     @Override
     public CharSequence keyText(Message<?> message) {
-      return message.hasKey() ? message.getKey() : null;
+      return message.hasKey() && !(byteKeysAsBytes && message.hasBase64EncodedKey())
+          ? message.getKey() : null;
     }
 
     @Override
     public byte[] keyBytes(Message<?> message) {
-      return null; // a Pulsar key is text: keyText covers every keyed message
+      // reached only for byte keys when they are read as bytes: keyText covers every other key
+      return byteKeysAsBytes && message.hasKey() ? message.getKeyBytes() : null;
     }
 
     @Override
@@ -128,7 +153,7 @@ public final class RoutingMessageRouter implements MessageRouter {
     public String header(Message<?> message, String name) {
       return message.getProperty(name);
     }
-  };
+  }
 
   /** Returns the spec this router follows. */
   public RoutingSpec spec() {
