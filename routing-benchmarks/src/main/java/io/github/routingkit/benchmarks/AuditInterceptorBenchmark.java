@@ -1,12 +1,12 @@
 package io.github.routingkit.benchmarks;
 
-import io.github.routingkit.testkit.audit.AuditRecord;
-import io.github.routingkit.testkit.audit.AuditRecorder;
-import io.github.routingkit.testkit.audit.AuditRecorders;
-import io.github.routingkit.testkit.audit.KafkaAuditConsumerInterceptor;
-import io.github.routingkit.testkit.audit.KafkaAuditProducerInterceptor;
-import io.github.routingkit.testkit.audit.PulsarAuditConsumerInterceptor;
-import io.github.routingkit.testkit.audit.PulsarAuditProducerInterceptor;
+import io.github.routingkit.audit.AuditRecord;
+import io.github.routingkit.audit.AuditRecorder;
+import io.github.routingkit.audit.AuditRecorders;
+import io.github.routingkit.audit.KafkaAuditConsumerInterceptor;
+import io.github.routingkit.audit.KafkaAuditProducerInterceptor;
+import io.github.routingkit.audit.PulsarAuditConsumerInterceptor;
+import io.github.routingkit.audit.PulsarAuditProducerInterceptor;
 import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -240,57 +240,6 @@ public final class RoutingSpec implements Serializable {
   }
 
   /**
-   * How {@value #PLACEMENT} selects the placement: {@code native} and {@code modulo} name it
-   * relative to the scheme, the others name a {@link Placement} by its {@link Placement#id()}.
-   * One vocabulary, shared with the {@code routing} command's {@code --placement}.
-   */
-  enum PlacementMode {
-    NATIVE("native", null), MODULO("modulo", null),
-    JUMP("jump", Placement.JUMP), JUMP_BACK("jump-back", Placement.JUMP_BACK),
-    FLOOR_MOD("floor-mod", Placement.FLOOR_MOD),
-    TO_POSITIVE("to-positive", Placement.KAFKA_TO_POSITIVE),
-    UNSIGNED_MOD("unsigned-mod", Placement.UNSIGNED_MOD),
-    ABS_REMAINDER("abs-remainder", Placement.ABS_REMAINDER);
-
-    /**
-     * The accepted values, for error messages:
-     * {@code [native, modulo, jump, jump-back, floor-mod, to-positive, unsigned-mod, abs-remainder]}.
-     */
-    static final String IDS = Arrays.stream(values()).map(m -> m.id)
-        .collect(Collectors.joining(", ", "[", "]"));
-
-    final String id;
-    /** The placement this value always names, or null for the scheme-relative aliases. */
-    private final Placement concrete;
-
-    PlacementMode(String id, Placement concrete) {
-      this.id = id;
-      this.concrete = concrete;
-    }
-
-    Placement resolve(HashScheme scheme) {
-      if (concrete != null) {
-        return concrete;
-      }
-      return this == MODULO ? scheme.moduloPlacement() : scheme.nativePlacement();
-    }
-
-    /** Whether the value names its placement relative to the scheme ({@code native}, {@code modulo}). */
-    boolean isAlias() {
-      return concrete == null;
-    }
-
-    static PlacementMode parse(String property, String value, Object raw) {
-      for (PlacementMode m : values()) {
-        if (m.id.equals(value)) {
-          return m;
-        }
-      }
-      throw new RoutingConfigException(property, raw, "must be one of " + IDS);
-    }
-  }
-
-  /**
    * Returns the values {@value #PLACEMENT} (and the {@code routing} command's {@code --placement})
    * accepts, in this order: {@code native}, {@code modulo} (relative to the scheme), then the
    * concrete placements {@code jump}, {@code jump-back}, {@code floor-mod}, {@code to-positive},
@@ -303,7 +252,11 @@ public final class RoutingSpec implements Serializable {
   private static final List<String> PLACEMENT_VALUES =
       Arrays.stream(PlacementMode.values()).map(m -> m.id).toList();
 
-  /** Returns the names of every {@code routing.*} property this version understands, sorted. */
+  /**
+   * Returns the names of every {@code routing.*} property this version understands, sorted: the
+   * {@link RoutingProperty} catalogue's keys but the Kafka assignors' ({@code routing.assignor.*}),
+   * with a {@value #CANARY_NEXT_PREFIX} copy of each key the canary's new spec takes.
+   */
   public static Set<String> knownProperties() {
     return SpecKeys.ALL;
   }

@@ -11,7 +11,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -31,10 +30,6 @@ final class SpecText {
    */
   static final Pattern PAIR_START =
       Pattern.compile("^\\s*[A-Za-z0-9_\\-]*\\.[A-Za-z0-9_.\\-]*\\s*=.*", Pattern.DOTALL);
-
-  /** Keys whose value is one string, not a comma-separated list. */
-  private static final Set<String> SINGLE_VALUED = Set.of(SEGMENT_REGEX, SEGMENT_SEPARATOR,
-      VERSION_SEPARATOR, VERSION_HEADER);
 
   static RoutingSpec parse(Map<String, ?> config) {
     List<RoutingConfigException> problems = new ArrayList<>();
@@ -125,9 +120,8 @@ final class SpecText {
 
   /** Trims list items of list-valued properties, so equal specs print equally. */
   static String normalize(String key, String value) {
-    String plain = key.startsWith(CANARY_NEXT_PREFIX)
-        ? PREFIX + key.substring(CANARY_NEXT_PREFIX.length()) : key;
-    return SINGLE_VALUED.contains(plain) ? value : String.join(",", Values.items(value));
+    RoutingProperty p = RoutingProperty.of(key);
+    return p == null || !p.isList() ? value : String.join(",", Values.items(value));
   }
 
   static RoutingSpec parse(String spec) {

@@ -17,13 +17,13 @@ import org.junit.jupiter.api.Test;
  * Fuzzer for {@link AssignmentPolicy}: hostile group states (out-of-range and foreign
  * claims, one partition claimed by many members at assorted generations, duplicate instance ids,
  * empty and unknown subscriptions, zero-partition topics, odd racks, many topics with non-equal
- * subscriptions) against the documented guarantees. Seeded; a failure names its seed. Runs for
- * {@code -Dfuzz.seconds} (default 3) per property, or {@code -Dfuzz.seed=} for one case.
+ * subscriptions) against the documented guarantees. Seeded; a failure names its seed. Runs a fixed
+ * number of seeds per property ({@link Fuzz}), or {@code -Dfuzz.seed=} for one case.
  */
 class HostileGroupStateFuzzTest {
 
-  static void fuzz(String name, Fuzz.Case c) {
-    Fuzz.run(name, c);
+  static void fuzz(String name, int cases, Fuzz.Case c) {
+    Fuzz.run(name, cases, c);
   }
 
   // ---------------------------------------------------------------- generator
@@ -306,7 +306,7 @@ class HostileGroupStateFuzzTest {
     Map<String, String> first = new java.util.TreeMap<>();
     Map<String, Integer> counts = new java.util.TreeMap<>();
     int[] n = {0};
-    fuzz("eager valid+balanced+deterministic", seed -> {
+    fuzz("eager valid+balanced+deterministic", 300, seed -> {
       n[0]++;
       Hostile h = hostile(seed);
       RebalanceResult a = AssignmentPolicy.assign(h.members(), h.topics(), RebalanceMode.EAGER);
@@ -336,14 +336,14 @@ class HostileGroupStateFuzzTest {
         }
       });
     });
-    System.out.println("FUZZ eager failures by category over " + n[0] + " cases: " + counts);
-    first.forEach((k, v) -> System.out.println("FUZZ   first " + k + " at seed " + v));
+    Fuzz.log("eager failures by category over " + n[0] + " cases: " + counts);
+    first.forEach((k, v) -> Fuzz.log("  first " + k + " at seed " + v));
     check(counts.isEmpty(), "failures: " + counts + " first: " + first);
   }
 
   @Test
   void hostileEagerIsAFixpoint() {
-    fuzz("eager fixpoint (result fed back moves nothing)", seed -> {
+    fuzz("eager fixpoint (result fed back moves nothing)", 600, seed -> {
       Hostile h = hostile(seed);
       RebalanceResult a = AssignmentPolicy.assign(h.members(), h.topics(), RebalanceMode.EAGER);
       Hostile next = after(h, a, 7);
@@ -370,7 +370,7 @@ class HostileGroupStateFuzzTest {
   @Test
   void hostileCooperativeIsSafeAndConverges() {
     int[] histogram = new int[11];
-    fuzz("cooperative safe+converges", seed -> {
+    fuzz("cooperative safe+converges", 200, seed -> {
       Hostile h = hostile(seed);
       RebalanceResult a = AssignmentPolicy.assign(h.members(), h.topics(), RebalanceMode.COOPERATIVE);
       valid(h, a);
@@ -384,7 +384,7 @@ class HostileGroupStateFuzzTest {
       }
       histogram[(int) followUps(h, a)[0]]++;
     });
-    System.out.println("FUZZ cooperative follow-up rounds histogram " + java.util.Arrays.toString(histogram));
+    Fuzz.log("cooperative follow-up rounds histogram " + java.util.Arrays.toString(histogram));
   }
 
   /** {state after a change, equal weights?, kind of change}: see realisticCooperativeChangeNeedsOneFollowUp. */
@@ -452,7 +452,7 @@ class HostileGroupStateFuzzTest {
   @Test
   void realisticEqualSubscriptionChangeNeedsOneFollowUp() {
     int[] histogram = new int[12];
-    fuzz("realistic cooperative change, equal subscriptions: one follow-up", seed -> {
+    fuzz("realistic cooperative change, equal subscriptions: one follow-up", 250, seed -> {
       Hostile rc = (Hostile) realisticChange(seed)[0];
       Set<String> all = new HashSet<>();
       rc.topics().forEach(t -> all.add(t.name()));
@@ -470,7 +470,7 @@ class HostileGroupStateFuzzTest {
       histogram[rounds]++;
       check(rounds <= 1, "equal subscriptions took " + rounds + " follow-up rebalances");
     });
-    System.out.println("FUZZ realistic cooperative follow-ups, all subscribed to all "
+    Fuzz.log("realistic cooperative follow-ups, all subscribed to all "
         + java.util.Arrays.toString(histogram));
   }
 
@@ -478,7 +478,7 @@ class HostileGroupStateFuzzTest {
   void realisticCooperativeChangeFollowUps() {
     int[][] histogram = new int[3][12];
     String[] firstMulti = new String[3];
-    fuzz("realistic cooperative change: follow-ups", seed -> {
+    fuzz("realistic cooperative change: follow-ups", 400, seed -> {
       Object[] rc = realisticChange(seed);
       Hostile h = (Hostile) rc[0];
       boolean equalWeights = (boolean) rc[1];
@@ -493,11 +493,11 @@ class HostileGroupStateFuzzTest {
         firstMulti[w] = "seed " + seed + " change " + change + " rounds " + rounds;
       }
     });
-    System.out.println("FUZZ realistic cooperative follow-ups, mixed subscriptions, equal weights " + java.util.Arrays.toString(histogram[0])
+    Fuzz.log("realistic cooperative follow-ups, mixed subscriptions, equal weights " + java.util.Arrays.toString(histogram[0])
         + " first >1: " + firstMulti[0]);
-    System.out.println("FUZZ realistic cooperative follow-ups, mixed subscriptions, weighted " + java.util.Arrays.toString(histogram[1])
+    Fuzz.log("realistic cooperative follow-ups, mixed subscriptions, weighted " + java.util.Arrays.toString(histogram[1])
         + " first >1: " + firstMulti[1]);
-    System.out.println("FUZZ realistic cooperative follow-ups, equal subscriptions " + java.util.Arrays.toString(histogram[2])
+    Fuzz.log("realistic cooperative follow-ups, equal subscriptions " + java.util.Arrays.toString(histogram[2])
         + " first >1: " + firstMulti[2]);
     // every case converged within 10 rounds (followUps checks it); more than one follow-up is
     // documented for racks and non-equal subscriptions, so the histograms are information
@@ -505,7 +505,7 @@ class HostileGroupStateFuzzTest {
 
   @Test
   void ownedPartitionsFormMatchesRefsFormUnderHostileClaims() {
-    fuzz("OwnedPartitions form == PartitionRef form", seed -> {
+    fuzz("OwnedPartitions form == PartitionRef form", 500, seed -> {
       Hostile h = hostile(seed);
       Random r = new Random(seed * 31 + 7);
       List<AssignableTopic> topics = new ArrayList<>(h.topics());

@@ -1,5 +1,6 @@
 package io.github.routingkit.config;
 
+import io.github.routingkit.property.Fuzz;
 import io.github.routingkit.RoutingConfigException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -19,11 +20,10 @@ import org.junit.jupiter.api.Test;
  * (values with commas, "a.b=", quotes, backslashes, newlines, unicode, huge), random strings, and
  * tampered serialized streams. Every spec that parses must equal parse(toString()),
  * parse(toMap()) and its Java-serialization copy; anything else must be a RoutingConfigException
- * (text) or an IOException (streams).
+ * (text) or an IOException (streams). A fixed number of cases per property from a fixed seed
+ * ({@link Fuzz}: {@code -Dfuzz.scale}, {@code -Dfuzz.seed}).
  */
 class HostileSpecFuzzTest {
-  static final long SECONDS = Long.getLong("fuzz.seconds", 3);
-
   static final String[] TRICKY = {"a", "a,b", "user=1,user=2", "x, routing.b=c", "x,a.b=c", "x,a.b =c",
       "\"q\"", "\"", "q\"", "a\\", "\\\"", "\u00e9", "a\nb", "a\n,b.c=d", "  spaced  ", "a,,b", "a, ,b",
       "a,", ",a", "\ud83d\ude00", "\ud800", "\u0000", "=", "a=b", ".=", "a.b=", " , a.b= ", "\t",
@@ -103,13 +103,13 @@ class HostileSpecFuzzTest {
 
   @Test
   void hostileMapsRoundTrip() throws Exception {
-    long deadline = System.nanoTime() + SECONDS * 1_000_000_000L;
-    long seed = Long.getLong("fuzz.seed", Long.getLong("fuzz.base", 20_261_201L));
+    long seed = Fuzz.base();
+    int cases = Fuzz.single() ? 1 : Fuzz.cases(4_000);
     int n = 0;
     int parsed = 0;
     List<String> problems = new ArrayList<>();
     Map<String, Integer> unexpected = new TreeMap<>();
-    while (System.nanoTime() < deadline && problems.size() < 20) {
+    while (n < cases && problems.size() < 20) {
       Random r = new Random(seed + n);
       Map<String, Object> m = randomMap(r);
       n++;
@@ -153,7 +153,7 @@ class HostileSpecFuzzTest {
         problems.add("serialization threw " + e + " for " + m);
       }
     }
-    System.out.println("FUZZ spec maps: " + n + " tried, " + parsed + " parsed, problems "
+    Fuzz.log("spec maps: " + n + " tried, " + parsed + " parsed, problems "
         + problems.size() + ", unexpected exceptions " + unexpected);
     if (!problems.isEmpty()) {
       throw new AssertionError(String.join("\n", problems));
@@ -162,15 +162,15 @@ class HostileSpecFuzzTest {
 
   @Test
   void hostileStringsFailCleanly() {
-    long deadline = System.nanoTime() + SECONDS * 1_000_000_000L;
-    Random r = new Random(Long.getLong("fuzz.seed", Long.getLong("fuzz.base", 20_261_201L)));
+    Random r = new Random(Fuzz.base());
+    int cases = Fuzz.cases(15_000);
     String[] atoms = {"routing.", "scheme", "hotkey.keys", "segment.regex", "=", ",", "\"", "\\", " ",
         "a.b=", "x", "\u00e9", "\ud800", "\n", "canary.next.", "canary.share=5%", "version.generations=",
         "v1:kafka-murmur2", "segment.ranges=a:0-1", "(", ")", "[", "%", "1"};
     int n = 0;
     Map<String, Integer> outcomes = new TreeMap<>();
     List<String> problems = new ArrayList<>();
-    while (System.nanoTime() < deadline) {
+    while (n < cases) {
       StringBuilder sb = new StringBuilder();
       for (int k = r.nextInt(30); k >= 0; k--) {
         sb.append(atoms[r.nextInt(atoms.length)]);
@@ -193,7 +193,7 @@ class HostileSpecFuzzTest {
         }
       }
     }
-    System.out.println("FUZZ spec strings: " + n + " tried, outcomes " + outcomes);
+    Fuzz.log("spec strings: " + n + " tried, outcomes " + outcomes);
     if (!problems.isEmpty()) {
       throw new AssertionError(String.join("\n", problems));
     }
@@ -205,12 +205,12 @@ class HostileSpecFuzzTest {
         RoutingSpec.parse(Map.of("routing.hotkey.keys", "a,b", "routing.segment.separator", ", a.b=",
             "routing.segment.ranges", "a:0-1")),
         RoutingSpec.parse("routing.scheme=xxh3-64, routing.canary.share=5%, routing.canary.next.placement=jump")};
-    long deadline = System.nanoTime() + SECONDS * 1_000_000_000L;
-    Random r = new Random(Long.getLong("fuzz.seed", Long.getLong("fuzz.base", 20_261_201L)));
+    Random r = new Random(Fuzz.base());
+    int cases = Fuzz.cases(6_000);
     Map<String, Integer> outcomes = new TreeMap<>();
     List<String> problems = new ArrayList<>();
     int n = 0;
-    while (System.nanoTime() < deadline) {
+    while (n < cases) {
       RoutingSpec s = specs[r.nextInt(specs.length)];
       byte[] b = bytes(s);
       int kind = r.nextInt(3);
@@ -222,7 +222,6 @@ class HostileSpecFuzzTest {
         }
       }
       n++;
-      long t0 = System.nanoTime();
       try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b))) {
         Object o = in.readObject();
         if (o instanceof RoutingSpec rs) {
@@ -230,7 +229,7 @@ class HostileSpecFuzzTest {
           if (!rs.equals(s)) {
             RoutingSpec.parse(rs.toString()); // still a valid spec?
             if (outcomes.get("OTHER spec") < 4) {
-              System.out.println("FUZZ tampered stream gave another spec: '" + s + "' -> '" + rs + "'");
+              Fuzz.log("tampered stream gave another spec: '" + s + "' -> '" + rs + "'");
             }
           }
         } else {
@@ -240,7 +239,7 @@ class HostileSpecFuzzTest {
         outcomes.merge(e.getClass().getSimpleName(), 1, Integer::sum);
       } catch (Throwable e) {
         if (outcomes.merge("!" + e.getClass().getName(), 1, Integer::sum) == 1) {
-          System.out.println("FUZZ tampered stream threw " + e + " at "
+          Fuzz.log("tampered stream threw " + e + " at "
               + java.util.Arrays.toString(java.util.Arrays.copyOf(e.getStackTrace(), 6)));
         }
         // ObjectInputStream's own NullPointerException / ClassCastException / IllegalStateException
@@ -252,12 +251,8 @@ class HostileSpecFuzzTest {
           problems.add(e.toString());
         }
       }
-      long ms = (System.nanoTime() - t0) / 1_000_000;
-      if (ms > 1000) {
-        problems.add("slow: " + ms + " ms");
-      }
     }
-    System.out.println("FUZZ tampered streams: " + n + " tried, outcomes " + outcomes);
+    Fuzz.log("tampered streams: " + n + " tried, outcomes " + outcomes);
     if (!problems.isEmpty()) {
       throw new AssertionError(String.join("\n", problems));
     }

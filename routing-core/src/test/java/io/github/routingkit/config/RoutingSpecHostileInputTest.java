@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -213,6 +214,7 @@ class RoutingSpecHostileInputTest {
   }
 
   @Test
+  @Tag("slow")
   void randomlyCorruptedSerializedRoutersNeverYieldAnInvalidRouter() throws Exception {
     KeyRouter router = RoutingSpec.parse("routing.version.generations=v1:kafka-murmur2:native:8,"
         + "v2:xxh3-64:jump, routing.version.default=v1, routing.segment.weights=a:1,b:2,*:1,"

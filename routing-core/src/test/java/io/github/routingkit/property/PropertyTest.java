@@ -75,6 +75,29 @@ class PropertyTest {
   }
 
   @Test
+  void withoutASeedPropertyEveryRunChecksTheSameCases() {
+    String old = System.getProperty(Property.SEED);
+    try {
+      System.clearProperty(Property.SEED);
+      List<String> a = new ArrayList<>();
+      Property.check(50, RoutingGen.keys(), a::add);
+      List<String> b = new ArrayList<>();
+      Property.check(50, RoutingGen.keys(), b::add);
+      assertThat(a).isEqualTo(b);
+      assertThat(Property.seed("A#b")).isEqualTo(Property.seed("A#b"))
+          .isNotEqualTo(Property.seed("A#c"));
+      System.setProperty(Property.SEED, Property.RANDOM);
+      assertThat(Property.seed("A#b")).isNotEqualTo(Property.seed("A#b"));
+    } finally {
+      if (old == null) {
+        System.clearProperty(Property.SEED);
+      } else {
+        System.setProperty(Property.SEED, old);
+      }
+    }
+  }
+
+  @Test
   void minValueKeysHashToMinValue() {
     Property.check(300, RoutingGen.minValueHash(), k -> assertThat(k.hashCode()).isEqualTo(Integer.MIN_VALUE));
   }

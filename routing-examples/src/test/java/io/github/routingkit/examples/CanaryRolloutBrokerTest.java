@@ -19,6 +19,7 @@ import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * worst order (last partition first), every record is consumed once, every counter is exact and
  * each key's records arrive in order; the same reads without the barrier and hand-off break.
  */
+@Tag("broker")
 class CanaryRolloutBrokerTest {
   private static final int PARTITIONS = 12;
   private static final int KEYS = 600;

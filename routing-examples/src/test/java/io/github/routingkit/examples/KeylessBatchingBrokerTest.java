@@ -17,6 +17,7 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * burst that fills every batch and at a steady rate where linger.ms sends batches before they are
  * full, and every partition used. Measured ratios are in docs/kafka.md.
  */
+@Tag("broker")
 class KeylessBatchingBrokerTest {
   private static final int RECORDS = 100_000;
   private static final int PARTITIONS = 6;

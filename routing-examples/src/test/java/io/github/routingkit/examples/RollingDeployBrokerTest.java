@@ -17,6 +17,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * Once with the classic protocol and {@link RoutingAssignor}, once with KIP-848 and
  * {@link RoutingGroupAssignor}.
  */
+@Tag("broker")
 class RollingDeployBrokerTest {
   private static final int MESSAGES = 40_000;
   private static final int KEYS = 400;

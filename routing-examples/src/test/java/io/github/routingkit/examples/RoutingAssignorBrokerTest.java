@@ -18,6 +18,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * client-side {@link RoutingAssignor} (cooperative), once with the KIP-848 consumer protocol and the
  * broker-side {@link RoutingGroupAssignor}.
  */
+@Tag("broker")
 class RoutingAssignorBrokerTest {
   private static final int PARTITIONS = 12;
   private static final int MESSAGES = 50_000;

@@ -7,12 +7,14 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The demo's flow on the first 2,000 keys of the shipped sample, against real in-process Kafka and
  * Pulsar brokers: every message must come back exactly once, from the partition the core predicts.
  */
+@Tag("broker")
 class RoutingDemoTest {
   private static final int KEYS = 2_000;
 

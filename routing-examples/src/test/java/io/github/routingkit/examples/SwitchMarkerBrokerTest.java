@@ -16,6 +16,7 @@ import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * per-key counters (and checking per-key sequence) stays correct even when it reads the
  * partitions in the worst order, one after the other from the last.
  */
+@Tag("broker")
 class SwitchMarkerBrokerTest {
   private static final int PARTITIONS = 12;
   private static final int KEYS = 300;

@@ -1,5 +1,6 @@
 package io.github.routingkit.kafka;
 
+import io.github.routingkit.config.RoutingProperty;
 import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.assignment.AssignableTopic;
 import io.github.routingkit.assignment.GroupMember;
@@ -52,10 +53,8 @@ public final class RoutingAssignorConfig {
    */
   public static final String REBALANCE_PROTOCOL = "routing.assignor.rebalance.protocol";
 
-  /** Every routing.assignor.* key, sorted. */
-  static final java.util.Set<String> KNOWN = java.util.Collections.unmodifiableSet(
-      new java.util.TreeSet<>(List.of(WEIGHT, TOPIC_WEIGHTS, INSTANCE_WEIGHTS,
-          REBALANCE_PROTOCOL)));
+  /** Every routing.assignor.* key, sorted: the catalogue's {@link RoutingProperty.Layer#ASSIGNOR} keys. */
+  static final java.util.Set<String> KNOWN = RoutingProperty.keys(RoutingProperty.Layer.ASSIGNOR);
 
   private final int weight;
   private final Map<String, Integer> topicWeights;

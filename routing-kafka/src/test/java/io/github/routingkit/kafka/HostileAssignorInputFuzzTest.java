@@ -37,8 +37,8 @@ import org.junit.jupiter.api.Test;
  * classic assignor's broken metadata, subscriptions and userData. Seeded; failures name the seed.
  */
 class HostileAssignorInputFuzzTest {
-  static void fuzz(String name, Fuzz.Case c) {
-    Fuzz.run(name, c);
+  static void fuzz(String name, int cases, Fuzz.Case c) {
+    Fuzz.run(name, cases, c);
   }
 
   static void check(boolean ok, String what) {
@@ -179,7 +179,7 @@ class HostileAssignorInputFuzzTest {
 
   @Test
   void kip848HostileCurrentAssignment() {
-    fuzz("KIP-848 hostile current assignment", seed -> {
+    fuzz("KIP-848 hostile current assignment", 600, seed -> {
       Kip848 k = kip848(seed);
       RoutingGroupAssignor as = new RoutingGroupAssignor();
       GroupAssignment a = as.assign(k.spec(), k.describer());
@@ -217,7 +217,7 @@ class HostileAssignorInputFuzzTest {
             || x.partitions().equals(a.members().get(id).partitions()), "");
       }
     });
-    System.out.println("FUZZ KIP-848 not a fixpoint with unassignable partitions: "
+    Fuzz.log("KIP-848 not a fixpoint with unassignable partitions: "
         + UNASSIGNABLE_NOT_FIXPOINT.get());
   }
 
@@ -341,7 +341,7 @@ class HostileAssignorInputFuzzTest {
 
   @Test
   void classicHostileMetadataAndSubscriptions() {
-    fuzz("classic hostile metadata/subscriptions/userData", seed -> {
+    fuzz("classic hostile metadata/subscriptions/userData", 3000, seed -> {
       Classic c = classic(seed);
       RoutingAssignor as = new RoutingAssignor();
       as.configure(Map.of());
@@ -381,7 +381,7 @@ class HostileAssignorInputFuzzTest {
 
   @Test
   void userDataDecodeNeverThrows() {
-    fuzz("AssignorUserData.decode on random/mutated bytes", seed -> {
+    fuzz("AssignorUserData.decode on random/mutated bytes", 300000, seed -> {
       Random r = new Random(seed);
       ByteBuffer b;
       if (r.nextBoolean()) {

@@ -1,5 +1,6 @@
 package io.github.routingkit.pulsar;
 
+import io.github.routingkit.property.Fuzz;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.config.RoutingSpec;
 import java.lang.reflect.Proxy;
@@ -87,7 +88,7 @@ class MessageRouterHostileInputTest {
           diffs.add("n=" + n + " gave " + o + " (pulsar " + p + ")");
         }
         if (n < 1 && cases < 50) {
-          System.out.println("FUZZ n=" + n + " ours " + o + " pulsar " + p + " generic " + g);
+          Fuzz.log("n=" + n + " ours " + o + " pulsar " + p + " generic " + g);
         }
       }
     }
@@ -99,7 +100,7 @@ class MessageRouterHostileInputTest {
         String o = outcome(ours, m, () -> n);
         String p = outcome(pulsar, m, () -> n);
         cases++;
-        System.out.println("FUZZ odd " + m + " n=" + n + ": ours " + o + " pulsar " + p);
+        Fuzz.log("odd " + m + " n=" + n + ": ours " + o + " pulsar " + p);
         if (n >= 1 && (!o.startsWith("p") || Integer.parseInt(o.substring(1)) >= n)) {
           diffs.add(m + " n=" + n + " -> " + o);
         }
@@ -109,9 +110,9 @@ class MessageRouterHostileInputTest {
     TopicMetadata boom = () -> {
       throw new IllegalStateException("metadata gone");
     };
-    System.out.println("FUZZ throwing metadata: ours keyed " + outcome(ours, msg(true, "k", null), boom)
+    Fuzz.log("throwing metadata: ours keyed " + outcome(ours, msg(true, "k", null), boom)
         + ", keyless " + outcome(ours, msg(false, null, null), boom));
-    System.out.println("FUZZ router cases " + cases + ", problems " + diffs.size());
+    Fuzz.log("router cases " + cases + ", problems " + diffs.size());
     if (!diffs.isEmpty()) {
       throw new AssertionError(diffs.size() + " problems, first: " + diffs.subList(0, Math.min(10, diffs.size())));
     }

@@ -8,9 +8,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigResource;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The harness's own contract: overrides reach the broker, bad overrides fail before starting. */
+@Tag("broker")
 class BrokerHarnessTest {
 
   @Test

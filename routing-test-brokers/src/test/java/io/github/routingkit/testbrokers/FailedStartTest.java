@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A broker that cannot start fails fast with a message saying why, and leaves nothing behind: no
  * thread that would keep the JVM alive, no directory, no port.
  */
+@Tag("broker")
 class FailedStartTest {
   /** Our own parent for the data directories: other builds on the machine use java.io.tmpdir. */
   @TempDir

@@ -1,10 +1,10 @@
 package io.github.routingkit.examples.lab;
 
 import io.github.routingkit.testbrokers.EmbeddedKafka;
-import io.github.routingkit.testkit.audit.AuditRecorders;
-import io.github.routingkit.testkit.audit.InMemoryAuditRecorder;
-import io.github.routingkit.testkit.audit.KafkaAuditConsumerInterceptor;
-import io.github.routingkit.testkit.audit.KafkaAuditProducerInterceptor;
+import io.github.routingkit.audit.AuditRecorders;
+import io.github.routingkit.audit.InMemoryAuditRecorder;
+import io.github.routingkit.audit.KafkaAuditConsumerInterceptor;
+import io.github.routingkit.audit.KafkaAuditProducerInterceptor;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,7 +1,7 @@
 package io.github.routingkit.examples.lab;
 
-import io.github.routingkit.testkit.audit.AuditReport;
-import io.github.routingkit.testkit.audit.InMemoryAuditRecorder;
+import io.github.routingkit.audit.AuditReport;
+import io.github.routingkit.audit.InMemoryAuditRecorder;
 
 /**
  * The lab's output (deterministic, the snapshot), its check counts, the timings on stderr, and

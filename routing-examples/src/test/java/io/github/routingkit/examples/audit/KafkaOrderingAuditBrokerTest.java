@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.routingkit.testbrokers.EmbeddedKafka;
 import io.github.routingkit.kafka.RoutingPartitioner;
-import io.github.routingkit.testkit.audit.AuditCause;
-import io.github.routingkit.testkit.audit.AuditFinding;
-import io.github.routingkit.testkit.audit.AuditRecorders;
-import io.github.routingkit.testkit.audit.AuditReport;
-import io.github.routingkit.testkit.audit.AuditStamp;
-import io.github.routingkit.testkit.audit.InMemoryAuditRecorder;
-import io.github.routingkit.testkit.audit.KafkaAuditConsumerInterceptor;
-import io.github.routingkit.testkit.audit.KafkaAuditProducerInterceptor;
-import io.github.routingkit.testkit.audit.OrderingAudit;
-import io.github.routingkit.testkit.cli.RoutingCli;
+import io.github.routingkit.audit.AuditCause;
+import io.github.routingkit.audit.AuditFinding;
+import io.github.routingkit.audit.AuditRecorders;
+import io.github.routingkit.audit.AuditReport;
+import io.github.routingkit.audit.AuditStamp;
+import io.github.routingkit.audit.InMemoryAuditRecorder;
+import io.github.routingkit.audit.KafkaAuditConsumerInterceptor;
+import io.github.routingkit.audit.KafkaAuditProducerInterceptor;
+import io.github.routingkit.audit.OrderingAudit;
+import io.github.routingkit.cli.RoutingCli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -38,6 +38,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.Test;
  * partitions one at a time, highest first: Kafka keeps order per partition only, so whatever
  * moved a key to another partition shows.
  */
+@Tag("broker")
 class KafkaOrderingAuditBrokerTest {
   static EmbeddedKafka kafka;
 

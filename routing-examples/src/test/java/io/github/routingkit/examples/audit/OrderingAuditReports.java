@@ -1,8 +1,8 @@
 package io.github.routingkit.examples.audit;
 
-import io.github.routingkit.testkit.audit.AuditReport;
-import io.github.routingkit.testkit.audit.InMemoryAuditRecorder;
-import io.github.routingkit.testkit.audit.OrderingAudit;
+import io.github.routingkit.audit.AuditReport;
+import io.github.routingkit.audit.InMemoryAuditRecorder;
+import io.github.routingkit.audit.OrderingAudit;
 
 /** Audits a recorder keeping every finding (the tests compare them all). */
 final class OrderingAuditReports {

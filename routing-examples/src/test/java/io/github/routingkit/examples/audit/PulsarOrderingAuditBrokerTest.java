@@ -3,12 +3,12 @@ package io.github.routingkit.examples.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.routingkit.testbrokers.EmbeddedPulsar;
-import io.github.routingkit.testkit.audit.AuditCause;
-import io.github.routingkit.testkit.audit.AuditFinding;
-import io.github.routingkit.testkit.audit.AuditReport;
-import io.github.routingkit.testkit.audit.InMemoryAuditRecorder;
-import io.github.routingkit.testkit.audit.PulsarAuditConsumerInterceptor;
-import io.github.routingkit.testkit.audit.PulsarAuditProducerInterceptor;
+import io.github.routingkit.audit.AuditCause;
+import io.github.routingkit.audit.AuditFinding;
+import io.github.routingkit.audit.AuditReport;
+import io.github.routingkit.audit.InMemoryAuditRecorder;
+import io.github.routingkit.audit.PulsarAuditConsumerInterceptor;
+import io.github.routingkit.audit.PulsarAuditProducerInterceptor;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +20,7 @@ import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.Schema;
 import org.apache.pulsar.client.api.SubscriptionType;
 import org.apache.pulsar.client.impl.ConsumerBase;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * consumer that crashes with unacknowledged messages, each must be named for what they are; the
  * same slow/fast consumers on Key_Shared must give zero findings.
  */
+@Tag("broker")
 class PulsarOrderingAuditBrokerTest {
   static EmbeddedPulsar pulsar;
   static PulsarClient client;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
  * the committed snapshot, docs/labs/pulsar-subscriptions.snapshot. When the output differs on
  * purpose, the new output is in target/pulsar-subscriptions.actual: review it and copy it over.
  */
+@Tag("broker")
 class SubscriptionLabSnapshotTest {
   static final Path SNAPSHOT = Path.of("..", "docs", "labs", "pulsar-subscriptions.snapshot");
 

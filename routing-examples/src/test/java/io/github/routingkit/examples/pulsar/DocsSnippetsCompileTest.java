@@ -20,6 +20,7 @@ import javax.tools.JavaFileObject;
 import javax.tools.SimpleJavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * the variables the page says it assumes. Compiled with {@code javax.tools} against the test
  * classpath (the real routing-pulsar, pulsar-client and pulsar-admin jars).
  */
+@Tag("slow")
 class DocsSnippetsCompileTest {
 
   private static final Pattern JAVA_BLOCK = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL);

@@ -21,6 +21,7 @@ import org.apache.pulsar.broker.service.StickyKeyConsumerSelector;
 import org.apache.pulsar.client.api.Range;
 import org.apache.pulsar.common.api.proto.KeySharedMeta;
 import org.apache.pulsar.common.api.proto.KeySharedMode;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * instances share a name and any instance may leave (the predictor is told which by its
  * {@link ConsumerHandle}). After every step every slot is compared, and the reported hash ranges.
  */
+@Tag("slow")
 class KeySharedSelectorDifferentialTest {
 
   /** Few names, so that most joins add another instance of a name already connected. */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.pulsar.client.admin.PulsarAdmin;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * bundles, the bundle the broker reports for every partition equals {@link BundleLocator}'s; the
  * broker's boundaries after a split equal the predicted split positions.
  */
+@Tag("broker")
 class PulsarBundleBrokerTest {
   static EmbeddedPulsar pulsar;
 

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.pulsar.client.api.Message;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * switch marker to every partition, then 25 %. A consumer with per-partition per-key counters that
  * hands state over at each marker reads the partitions last first and stays exact and in order.
  */
+@Tag("broker")
 class PulsarCanaryRolloutBrokerTest {
   private static final int PARTITIONS = 6;
   private static final int KEYS = 300;

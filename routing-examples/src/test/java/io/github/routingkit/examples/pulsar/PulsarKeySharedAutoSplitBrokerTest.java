@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.pulsar.client.api.KeySharedPolicy;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * auto-split selector, whose ranges depend on the order consumers join. Two join orders, each
  * checked key by key against the prediction.
  */
+@Tag("broker")
 class PulsarKeySharedAutoSplitBrokerTest {
   static EmbeddedPulsar pulsar;
 

@@ -15,6 +15,7 @@ import java.util.Set;
 import org.apache.pulsar.client.api.KeySharedPolicy;
 import org.apache.pulsar.client.api.Range;
 import org.apache.pulsar.common.policies.data.ConsumerStats;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * named consumers receives 20,000 keyed messages, and every consumer's keys equal the
  * prediction, for the default selector (consistent hashing, 100 points) and for sticky ranges.
  */
+@Tag("broker")
 class PulsarKeySharedBrokerTest {
   static final List<String> CONSUMERS = List.of("consumer-a", "consumer-b", "consumer-c");
   static final List<String> KEYS = KeySharedRun.keys(20_000);

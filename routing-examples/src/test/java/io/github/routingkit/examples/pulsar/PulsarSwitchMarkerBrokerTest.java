@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.pulsar.client.api.Message;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * Murmur3 router with its native placement to jump placement, a marker goes to every partition in
  * between, and a consumer with per-key counters reading the partitions last first stays in order.
  */
+@Tag("broker")
 class PulsarSwitchMarkerBrokerTest {
   private static final int PARTITIONS = 6;
   private static final int KEYS = 120;

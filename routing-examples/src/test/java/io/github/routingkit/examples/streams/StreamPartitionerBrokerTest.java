@@ -44,6 +44,7 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -65,6 +66,7 @@ import org.junit.jupiter.api.Test;
  * {@code queryMetadataForKey}: no mismatch. Run once without it (Streams' default partitioner):
  * the test asserts the mismatch it exists to prevent, and prints both sets of counts.
  */
+@Tag("broker")
 class StreamPartitionerBrokerTest {
   private static final int PARTITIONS = 6;
   private static final int CUSTOMERS = 10_000;

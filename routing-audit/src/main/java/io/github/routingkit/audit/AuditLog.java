@@ -1,0 +1,423 @@
+package io.github.routingkit.audit;
+
+/**
+ * The audit log's line format: one JSON object per line (JSON Lines), one line per received
+ * message, UTF-8, append-only.
+ *
+ * <pre>{@code
+ * {"k":"order-7","p":"checkout-1","s":12,"t":1764583200000,"g":"v2","ky":true,"tp":"orders","pt":3,"c":"consumer-a","st":"Key_Shared","rd":0,"o":"12:4:-1","ot":1764583200004}
+ * }</pre>
+ *
+ * <table>
+ *   <caption>Fields (see {@link AuditRecord})</caption>
+ *   <tr><th>name</th><th>type</th><th>required</th><th>meaning</th></tr>
+ *   <tr><td>k</td><td>string</td><td>yes</td><td>logical key</td></tr>
+ *   <tr><td>p</td><td>string</td><td>yes</td><td>producer id</td></tr>
+ *   <tr><td>s</td><td>integer &ge; 0</td><td>yes</td><td>per-key sequence</td></tr>
+ *   <tr><td>t</td><td>integer</td><td>no (0)</td><td>production time, epoch ms</td></tr>
+ *   <tr><td>g</td><td>string</td><td>no</td><td>routing generation</td></tr>
+ *   <tr><td>ky</td><td>boolean</td><td>no (true)</td><td>sent with a key</td></tr>
+ *   <tr><td>tp</td><td>string</td><td>yes</td><td>topic</td></tr>
+ *   <tr><td>pt</td><td>integer &ge; -1</td><td>yes</td><td>partition (-1: not partitioned)</td></tr>
+ *   <tr><td>c</td><td>string</td><td>yes</td><td>consumer instance</td></tr>
+ *   <tr><td>st</td><td>string</td><td>yes</td><td>subscription type</td></tr>
+ *   <tr><td>rd</td><td>integer &ge; -1</td><td>no (-1)</td><td>redelivery count (-1: unknown)</td></tr>
+ *   <tr><td>o</td><td>string</td><td>no</td><td>position: offset, or ledger:entry:batch</td></tr>
+ *   <tr><td>ot</td><td>integer</td><td>no (0)</td><td>observation time, epoch ms</td></tr>
+ * </table>
+ *
+ * <p>Unknown fields are ignored (later versions may add some); a field given twice, a missing
+ * required field, a value of the wrong type or out of range, or anything that is not one flat
+ * JSON object makes the line bad ({@link AuditLogException}). Thread-safe (stateless).
+ */
+public final class AuditLog {
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+  /** The known field names, in the order of their bit in the duplicate check. */
+  private static final java.util.List<String> FIELD_ORDER = java.util.List.of("k", "p", "s", "t",
+      "g", "ky", "tp", "pt", "c", "st", "rd", "o", "ot");
+  private static final String FIELDS = "," + String.join(",", FIELD_ORDER) + ",";
+
+  private AuditLog() {}
+
+  /** The value of an ASCII hex digit, or -1 (Unicode digits are not hex digits here). */
+  static int hexDigit(char ch) {
+    if (ch >= '0' && ch <= '9') {
+      return ch - '0';
+    }
+    if (ch >= 'a' && ch <= 'f') {
+      return ch - 'a' + 10;
+    }
+    if (ch >= 'A' && ch <= 'F') {
+      return ch - 'A' + 10;
+    }
+    return -1;
+  }
+
+  /**
+   * Appends the line of a record (without the line terminator) to {@code out}.
+   *
+   * @param record the record
+   * @param out where to append
+   * @return {@code out}
+   */
+  public static StringBuilder appendLine(AuditRecord record, StringBuilder out) {
+    out.append("{\"k\":");
+    string(record.key(), out);
+    out.append(",\"p\":");
+    string(record.producer(), out);
+    out.append(",\"s\":").append(record.sequence());
+    out.append(",\"t\":").append(record.producedAtMillis());
+    if (record.generation() != null) {
+      out.append(",\"g\":");
+      string(record.generation(), out);
+    }
+    out.append(",\"ky\":").append(record.keyed());
+    out.append(",\"tp\":");
+    string(record.topic(), out);
+    out.append(",\"pt\":").append(record.partition());
+    out.append(",\"c\":");
+    string(record.consumer(), out);
+    out.append(",\"st\":");
+    string(record.subscription(), out);
+    out.append(",\"rd\":").append(record.redeliveryCount());
+    if (record.position() != null) {
+      out.append(",\"o\":");
+      string(record.position(), out);
+    }
+    out.append(",\"ot\":").append(record.observedAtMillis()).append('}');
+    return out;
+  }
+
+  /** Returns the line of a record, without the line terminator. */
+  public static String line(AuditRecord record) {
+    return appendLine(record, new StringBuilder(160)).toString();
+  }
+
+  private static void string(String s, StringBuilder out) {
+    out.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"') {
+        out.append("\\\"");
+      } else if (c == '\\') {
+        out.append("\\\\");
+      } else if (c == '\n') {
+        out.append("\\n");
+      } else if (c == '\r') {
+        out.append("\\r");
+      } else if (c == '\t') {
+        out.append("\\t");
+      } else if (c < 0x20 || c == 0x2028 || c == 0x2029) {
+        out.append("\\u").append(HEX[c >> 12 & 0xf]).append(HEX[c >> 8 & 0xf])
+            .append(HEX[c >> 4 & 0xf]).append(HEX[c & 0xf]);
+      } else {
+        out.append(c);
+      }
+    }
+    out.append('"');
+  }
+
+  /**
+   * Parses one line.
+   *
+   * @param line the line, without its terminator
+   * @return the record
+   * @throws AuditLogException if the line is not a valid audit line (the message says why)
+   */
+  public static AuditRecord parse(String line) {
+    return new Parser(line).record();
+  }
+
+  /** A strict parser of one flat JSON object whose values are strings, integers or booleans. */
+  private static final class Parser {
+    private final String s;
+    private int i;
+    private String k;
+    private String p;
+    private Long seq;
+    private long t;
+    private String g;
+    private Boolean ky;
+    private String tp;
+    private Long pt;
+    private String c;
+    private String st;
+    private Long rd;
+    private String o;
+    private long ot;
+    private int seen; // bit per known field, for duplicates
+
+    Parser(String s) {
+      this.s = s;
+    }
+
+    AuditRecord record() {
+      ws();
+      expect('{');
+      ws();
+      if (peek() == '}') {
+        i++;
+      } else {
+        while (true) {
+          ws();
+          String name = str();
+          ws();
+          expect(':');
+          ws();
+          field(name);
+          ws();
+          char ch = next();
+          if (ch == '}') {
+            break;
+          }
+          if (ch != ',') {
+            throw bad("expected ',' or '}' at column " + i);
+          }
+        }
+      }
+      ws();
+      if (i != s.length()) {
+        throw bad("text after the JSON object at column " + (i + 1));
+      }
+      require(k, "k");
+      require(p, "p");
+      require(seq, "s");
+      require(tp, "tp");
+      require(pt, "pt");
+      require(c, "c");
+      require(st, "st");
+      if (seq < 0) {
+        throw bad("field s (sequence) must be >= 0, was " + seq);
+      }
+      if (pt < -1 || pt > Integer.MAX_VALUE) {
+        throw bad("field pt (partition) must be in [-1, 2^31), was " + pt);
+      }
+      long redelivery = rd == null ? -1 : rd;
+      if (redelivery < -1 || redelivery > Integer.MAX_VALUE) {
+        throw bad("field rd (redelivery count) must be in [-1, 2^31), was " + redelivery);
+      }
+      return new AuditRecord(k, p, seq, t, g, ky == null || ky, tp, (int) (long) pt, c, st,
+          (int) redelivery, o, ot);
+    }
+
+    private void field(String name) {
+      int bit = FIELDS.indexOf("," + name + ",") < 0 ? 0
+          : 1 << FIELD_ORDER.indexOf(name);
+      if (bit != 0) {
+        if ((seen & bit) != 0) {
+          throw bad("field " + name + " given twice");
+        }
+        seen |= bit;
+      }
+      if (name.equals("k")) {
+        k = strValue(name);
+      } else if (name.equals("p")) {
+        p = strValue(name);
+      } else if (name.equals("s")) {
+        seq = num(name);
+      } else if (name.equals("t")) {
+        t = num(name);
+      } else if (name.equals("g")) {
+        g = nullableStr(name);
+      } else if (name.equals("ky")) {
+        ky = bool(name);
+      } else if (name.equals("tp")) {
+        tp = strValue(name);
+      } else if (name.equals("pt")) {
+        pt = num(name);
+      } else if (name.equals("c")) {
+        c = strValue(name);
+      } else if (name.equals("st")) {
+        st = strValue(name);
+      } else if (name.equals("rd")) {
+        rd = num(name);
+      } else if (name.equals("o")) {
+        o = nullableStr(name);
+      } else if (name.equals("ot")) {
+        ot = num(name);
+      } else {
+        skipValue(name);
+      }
+    }
+
+    private void skipValue(String name) {
+      char ch = peek();
+      if (ch == '"') {
+        str();
+      } else if (ch == 't' || ch == 'f') {
+        bool(name);
+      } else if (ch == 'n') {
+        literal("null");
+      } else if (ch == '-' || (ch >= '0' && ch <= '9')) {
+        // an unknown number may be fractional or huge: skip its characters
+        while (i < s.length() && "+-.eE0123456789".indexOf(s.charAt(i)) >= 0) {
+          i++;
+        }
+      } else {
+        throw bad("field " + name + ": only strings, numbers, booleans and null are allowed");
+      }
+    }
+
+    private String strValue(String name) {
+      if (peek() != '"') {
+        throw bad("field " + name + " must be a string");
+      }
+      return str();
+    }
+
+    private String nullableStr(String name) {
+      if (peek() == 'n') {
+        literal("null");
+        return null;
+      }
+      return strValue(name);
+    }
+
+    private Boolean bool(String name) {
+      if (s.startsWith("true", i)) {
+        i += 4;
+        return Boolean.TRUE;
+      }
+      if (s.startsWith("false", i)) {
+        i += 5;
+        return Boolean.FALSE;
+      }
+      throw bad("field " + name + " must be true or false");
+    }
+
+    private void literal(String lit) {
+      if (!s.startsWith(lit, i)) {
+        throw bad("expected " + lit + " at column " + (i + 1));
+      }
+      i += lit.length();
+    }
+
+    private long num(String name) {
+      int start = i;
+      boolean negative = false;
+      if (peek() == '-') {
+        negative = true;
+        i++;
+      }
+      long value = 0;
+      int digits = 0;
+      while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+        int d = s.charAt(i) - '0';
+        if (value > (Long.MAX_VALUE - d) / 10) {
+          throw bad("field " + name + ": integer out of range");
+        }
+        value = value * 10 + d;
+        i++;
+        digits++;
+      }
+      if (digits == 0 || (i < s.length() && ".eE".indexOf(s.charAt(i)) >= 0)) {
+        i = start;
+        throw bad("field " + name + " must be an integer");
+      }
+      return negative ? -value : value;
+    }
+
+    private String str() {
+      expect('"');
+      StringBuilder b = null;
+      int start = i;
+      while (true) {
+        if (i >= s.length()) {
+          throw bad("unterminated string");
+        }
+        char ch = s.charAt(i);
+        if (ch == '"') {
+          String out = b == null ? s.substring(start, i) : b.append(s, start, i).toString();
+          i++;
+          return out;
+        }
+        if (ch < 0x20) {
+          throw bad("control character in a string at column " + (i + 1));
+        }
+        if (ch == '\\') {
+          if (b == null) {
+            b = new StringBuilder();
+          }
+          b.append(s, start, i);
+          i++;
+          if (i >= s.length()) {
+            throw bad("unterminated escape");
+          }
+          char e = s.charAt(i++);
+          if (e == '"' || e == '\\' || e == '/') {
+            b.append(e);
+          } else if (e == 'b') {
+            b.append('\b');
+          } else if (e == 'f') {
+            b.append('\f');
+          } else if (e == 'n') {
+            b.append('\n');
+          } else if (e == 'r') {
+            b.append('\r');
+          } else if (e == 't') {
+            b.append('\t');
+          } else if (e == 'u') {
+            if (i + 4 > s.length()) {
+              throw bad("truncated \\u escape");
+            }
+            int v = 0;
+            for (int j = 0; j < 4; j++) {
+              int d = hexDigit(s.charAt(i + j));
+              if (d < 0) {
+                throw bad("bad \\u escape at column " + (i + 1));
+              }
+              v = v * 16 + d;
+            }
+            b.append((char) v);
+            i += 4;
+          } else {
+            throw bad("bad escape at column " + i);
+          }
+          start = i;
+        } else {
+          i++;
+        }
+      }
+    }
+
+    private void ws() {
+      while (i < s.length()) {
+        char ch = s.charAt(i);
+        if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n') {
+          return;
+        }
+        i++;
+      }
+    }
+
+    private char peek() {
+      if (i >= s.length()) {
+        throw bad("unexpected end of line");
+      }
+      return s.charAt(i);
+    }
+
+    private char next() {
+      char ch = peek();
+      i++;
+      return ch;
+    }
+
+    private void expect(char ch) {
+      if (i >= s.length() || s.charAt(i) != ch) {
+        throw bad("expected '" + ch + "' at column " + (i + 1));
+      }
+      i++;
+    }
+
+    private void require(Object value, String name) {
+      if (value == null) {
+        throw bad("missing field " + name);
+      }
+    }
+
+    private AuditLogException bad(String why) {
+      return new AuditLogException(why);
+    }
+  }
+}
