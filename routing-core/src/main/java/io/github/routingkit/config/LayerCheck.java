@@ -18,7 +18,7 @@ import java.util.Map;
  * It validates without building a router (no detector is allocated, no layout computed).
  *
  * <p>Each layer's own rules sit in {@link HotKeyCheck}, {@link VersionCheck} and
- * {@link CanaryCheck} (the segment layer's in {@link SegmentNotation}); this class runs them in
+ * {@link CanaryCheck} and {@link ScheduleCheck} (the segment layer's in {@link SegmentNotation}); this class runs them in
  * turn, holds the problems they find, and checks what spans layers: the detector memory of every
  * generation and of the canary's new spec together.
  */
@@ -26,7 +26,7 @@ final class LayerCheck {
   /** The layers of a spec, typed and checked; null fields are layers that are not configured. */
   record Layers(SegmentDefinition segments, HotKeyOptions hotKeys, List<Generation> generations,
       String defaultVersion, String source, String separator, String header, double canaryShare,
-      RoutingSpec canaryNext) {}
+      RoutingSpec canaryNext, io.github.routingkit.router.canary.CanarySchedule schedule) {}
 
   /** The old spec's detector memory: one detector per generation (one without generations). */
   static long claimed(Layers typed) {
@@ -62,6 +62,7 @@ final class LayerCheck {
     }
     double share = CanaryCheck.share(c);
     RoutingSpec next = CanaryCheck.next(c, share);
+    io.github.routingkit.router.canary.CanarySchedule schedule = ScheduleCheck.schedule(c, share);
     if (next != null && hotKeys != null) {
       long old = (generations == null ? 1L : generations.size()) * hotKeys.detectorMemoryBytes();
       long total = old + next.claimedMemoryBytes();
@@ -77,7 +78,8 @@ final class LayerCheck {
     }
     return new Layers(segments, hotKeys, generations, layers.get(VERSION_DEFAULT),
         layers.getOrDefault(VERSION_SOURCE, "key-prefix"), layers.getOrDefault(VERSION_SEPARATOR, "|"),
-        layers.getOrDefault(VERSION_HEADER, "routing-version"), share, next);
+        layers.getOrDefault(VERSION_HEADER, "routing-version"), share, next,
+        next == null ? null : schedule);
   }
 
   // --- the state of one check, shared by the layers' checks --------------------------------

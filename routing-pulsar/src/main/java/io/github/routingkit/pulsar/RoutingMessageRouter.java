@@ -7,6 +7,8 @@ import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.internal.Partitions;
 import io.github.routingkit.placement.Placement;
 import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.router.canary.CanarySchedule;
+import io.github.routingkit.router.canary.ScheduleFollower;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
@@ -29,6 +31,10 @@ import org.apache.pulsar.client.api.TopicMetadata;
  *
  * <p><b>Keyless messages</b> follow {@code routing.keyless}.
  *
+ * <p><b>A canary schedule</b> ({@code routing.canary.schedule}): keyed messages are routed at the
+ * share of the step in force by this producer's clock, never an earlier step than one it already
+ * used ({@link PulsarRouting#customPartition} also bounds the producer's send timeout).
+ *
  * <p><b>Versions</b>: with {@code routing.version.source=header} the routing generation is named by
  * the message property {@code routing.version.header}; with the default key prefix it is part of
  * the key.
@@ -49,6 +55,8 @@ public final class RoutingMessageRouter implements MessageRouter {
    * {@code (key.hashCode() & MAX) % n}, without the generic message dispatch.
    */
   private final transient boolean javaStringDefault;
+  /** With {@code routing.canary.schedule}: the router of the step in force; else null. */
+  private final transient ScheduleFollower follower;
 
   /**
    * Creates a router for the spec.
@@ -58,6 +66,9 @@ public final class RoutingMessageRouter implements MessageRouter {
   public RoutingMessageRouter(RoutingSpec spec) {
     this.spec = Objects.requireNonNull(spec, "spec");
     this.router = spec.keyRouter();
+    CanarySchedule schedule = spec.canarySchedule();
+    this.follower = schedule == null ? null : new ScheduleFollower(schedule,
+        spec.withoutCanary().keyRouter(), spec.canaryNext().keyRouter());
     this.javaStringDefault = router instanceof HashRouter
         && ((HashRouter) router).scheme() == HashScheme.PULSAR_JAVA_STRING
         && ((HashRouter) router).placement() == Placement.FLOOR_MOD;
@@ -80,7 +91,8 @@ public final class RoutingMessageRouter implements MessageRouter {
             % Partitions.checkCount(topicMetadata.numPartitions());
       }
     }
-    return router.partitionOf(msg, MESSAGE, topicMetadata.numPartitions());
+    KeyRouter r = follower == null ? router : follower.routerAt(System.currentTimeMillis());
+    return r.partitionOf(msg, MESSAGE, topicMetadata.numPartitions());
   }
 
   /**
