@@ -93,12 +93,17 @@ class GroupSwitchBrokerTest {
       run.restartProducer(3, 1_000);
       KafkaSwitchRun.until(t0 + 5_000);
       run.startMember("a");
-      // step 2 (25 %): producers restart across the step, a member joins mid-step, one crashes
+      // step 2 (25 %): a member lags, producers restart across the step, a member joins
+      // mid-step, one crashes
+      KafkaSwitchRun.until(t1 - 2_000);
+      run.slow("c", 3);
       KafkaSwitchRun.until(t1 - 1_000);
       run.restartProducer(0, 1_500);
       KafkaSwitchRun.until(t1 + 1_500);
       run.startMember("d");
       run.restartProducer(1, 500);
+      KafkaSwitchRun.until(t1 + 4_000);
+      run.slow("c", 0);
       KafkaSwitchRun.until(t1 + 5_000);
       run.kill("b");
       KafkaSwitchRun.until(t1 + 6_000);
@@ -139,15 +144,19 @@ class GroupSwitchBrokerTest {
       KafkaSwitchRun.until(t0 - 6_000);
       // grown before the step: producers keep routing onto 12 until the step's instant
       kafka.admin().createPartitions(Map.of(topic, NewPartitions.increaseTo(16))).all().get();
+      KafkaSwitchRun.until(t0 - 2_000);
+      run.slow("a", 3);
       KafkaSwitchRun.until(t0 + 1_000);
       run.kill("b");
       run.restartProducer(0, 1_000);
       KafkaSwitchRun.until(t0 + 2_500);
       run.startMember("d");
       KafkaSwitchRun.until(t0 + 5_000);
+      run.slow("a", 0);
       run.restartProducer(1, 500);
       run.startMember("b");
-      KafkaSwitchRun.until(t0 + 8_000);
+      // on past the step's markers (its settle instant, t0 + 20.5 s)
+      KafkaSwitchRun.until(t0 + 24_000);
       run.stopProducers();
       finish(run, "growth 12 -> 16 under jump");
     }

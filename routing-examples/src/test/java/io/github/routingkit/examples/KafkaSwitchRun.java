@@ -218,14 +218,16 @@ final class KafkaSwitchRun implements AutoCloseable {
     m.thread.join(120_000);
   }
 
-  int memberCount() {
-    return members.size();
+  /** Makes a member's business code take {@code millis} per record (0: full speed): a lagging owner. */
+  void slow(String name, long millis) {
+    members.get(name).slowMillis = millis;
   }
 
   private final class Member implements ConsumerRebalanceListener {
     final String name;
     volatile boolean running = true;
     volatile boolean kill;
+    volatile long slowMillis;
     Thread thread;
     final Map<Integer, Long> epoch = new ConcurrentHashMap<>();
 
@@ -315,6 +317,7 @@ final class KafkaSwitchRun implements AutoCloseable {
     }
 
     private void deliver(ConsumerRecord<String, String> r) {
+      sleep(slowMillis);
       Long e = epoch.get(r.partition());
       check.delivered(r.key(), r.value(), r.partition(), r.offset(), e == null ? -1 : e, name);
     }

@@ -18,12 +18,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * later ownership of its partition than the record's earlier deliveries (a replay after a
  * rebalance, crash or restart), never twice in one.
  */
-final class SwitchRunCheck {
+public final class SwitchRunCheck {
   /** What a run measured. */
-  record Result(int sent, int acked, int failed, int delivered, int lost, int outOfOrder,
+  public record Result(int sent, int acked, int failed, int delivered, int lost, int outOfOrder,
       int duplicates, int duplicatesInOneOwnership, int markersDelivered, int keys,
       List<String> examples, List<String> threadFailures) {
-    boolean clean() {
+    public boolean clean() {
       return sent == acked && failed == 0 && lost == 0 && outOfOrder == 0
           && duplicatesInOneOwnership == 0 && markersDelivered == 0 && threadFailures.isEmpty();
     }
@@ -51,27 +51,27 @@ final class SwitchRunCheck {
   private int markersDelivered;
   private volatile long lastDelivery = System.nanoTime();
 
-  void sent(String key, int seq) {
+  public void sent(String key, int seq) {
     sent.add(key + "#" + seq);
   }
 
-  void acked(String key, int seq) {
+  public void acked(String key, int seq) {
     acked.add(key + "#" + seq);
   }
 
-  synchronized void failed(String key, int seq, Exception e) {
+  public synchronized void failed(String key, int seq, Exception e) {
     failures.add(key + "#" + seq + ": " + e);
   }
 
-  synchronized void threadFailed(String thread, Throwable e) {
+  public synchronized void threadFailed(String thread, Throwable e) {
     threadFailures.add(thread + ": " + e);
   }
 
   /** Business code: one record handed over (value = its per-key sequence number). */
-  synchronized void delivered(String key, String value, int partition, long offset, long epoch,
+  public synchronized void delivered(String key, String value, int partition, long offset, long epoch,
       String member) {
     lastDelivery = System.nanoTime();
-    if (value == null) {
+    if (value == null || value.isEmpty()) { // a Kafka marker's null value, a Pulsar marker's ""
       markersDelivered++;
       return;
     }
@@ -79,12 +79,12 @@ final class SwitchRunCheck {
     deliveredOnce.add(key + "#" + value);
   }
 
-  synchronized int deliveredDistinct() {
+  public synchronized int deliveredDistinct() {
     return deliveredOnce.size();
   }
 
   /** Whether every acknowledged record was handed over. */
-  synchronized boolean allDelivered() {
+  public synchronized boolean allDelivered() {
     return deliveredOnce.containsAll(acked);
   }
 
@@ -92,13 +92,13 @@ final class SwitchRunCheck {
    * Waits until every acknowledged record was handed over, or nothing was handed over for
    * {@code quietMillis} (then the caller's assertions report what is missing).
    */
-  void awaitDelivered(long quietMillis) throws InterruptedException {
+  public void awaitDelivered(long quietMillis) throws InterruptedException {
     while (!allDelivered() && System.nanoTime() - lastDelivery < quietMillis * 1_000_000) {
       Thread.sleep(200);
     }
   }
 
-  synchronized Result result() {
+  public synchronized Result result() {
     Map<String, Integer> contiguous = new HashMap<>();
     Map<String, TreeSet<Integer>> ahead = new HashMap<>();
     Map<String, Set<Long>> epochsOf = new HashMap<>();
