@@ -6,7 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.switching.SwitchPlan;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -91,6 +97,27 @@ class CanaryScheduleTest {
     assertThatThrownBy(() -> RoutingSpec.parse(Map.of(RoutingSpec.CANARY_SHARE, "1%",
         "routing.canary.next.placement", "jump")).switchPlan(12))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("routing.canary.schedule");
+  }
+
+  @Test
+  void theSchedulesOfRolloutMdParse() throws Exception {
+    Matcher m = Pattern.compile("```properties\\R(.*?)```", Pattern.DOTALL)
+        .matcher(Files.readString(Path.of("..", "docs", "rollout.md")));
+    int schedules = 0;
+    while (m.find()) {
+      Properties p = new Properties();
+      p.load(new StringReader(m.group(1)));
+      if (p.containsKey(RoutingSpec.CANARY_SCHEDULE)) {
+        if (!p.containsKey("routing.canary.next.placement")
+            && !p.containsKey("routing.canary.next.version.generations")) {
+          continue;
+        }
+        RoutingSpec spec = RoutingSpec.parse(p);
+        assertThat(spec.canarySchedule()).isNotNull();
+        schedules++;
+      }
+    }
+    assertThat(schedules).isEqualTo(2);
   }
 
   @Test
