@@ -41,6 +41,35 @@ public final class SwitchWatch {
   public record Event(Kind kind, int partition, List<Integer> steps, long waitedNanos,
       MarkerVerdict verdict) {}
 
+  /**
+   * The log line for {@code e}, naming the topic, the plan and the barrier's counts;
+   * {@code progress} says what the group published for the partition waited for (for STUCK).
+   */
+  public static String message(Event e, String topic, MemberBarrier<?> barrier, String progress) {
+    SwitchPlan plan = barrier.plan();
+    return switch (e.kind()) {
+      case STUCK -> "routing switch of " + topic + " stuck for " + e.waitedNanos() / 1_000_000_000L
+          + " s: " + barrier.held() + " held and " + barrier.skipped() + " skipped records wait"
+          + " for partition " + e.partition() + " to pass step(s) " + e.steps() + " of generation "
+          + plan.generation() + ", and the group's progress does not say so (" + progress + "):"
+          + " its owner is down or lagging, the step's markers were not sent, or the progress was"
+          + " erased (a commit of the topic without the barrier)";
+      case UNSTUCK -> "routing switch of " + topic + ": partition " + e.partition()
+          + " passed, the records waiting for it went on";
+      case LATE_RECORD -> "routing switch of " + topic + ": a record routed by the old router"
+          + " arrived after its partition's switch marker: a producer had not switched when the"
+          + " markers were sent (clock skew beyond the plan's bound, or a producer not on the"
+          + " plan); per-key order of such keys is not guaranteed";
+      case IGNORED_MARKER -> "routing switch of " + topic + ": ignored a switch marker ("
+          + e.verdict() + ") that is not one of " + plan;
+    };
+  }
+
+  /** Whether {@code e} is logged as a warning (STUCK, LATE_RECORD), else as information. */
+  public static boolean warns(Event e) {
+    return e.kind() == Kind.STUCK || e.kind() == Kind.LATE_RECORD;
+  }
+
   private final long stuckNanos;
   private final Map<Integer, Long> since = new HashMap<>();
   private final Set<Integer> stuck = new HashSet<>();

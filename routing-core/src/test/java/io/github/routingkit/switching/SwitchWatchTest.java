@@ -30,4 +30,24 @@ class SwitchWatchTest {
         .containsExactly(Kind.UNSTUCK, Kind.LATE_RECORD, Kind.IGNORED_MARKER);
     assertThat(w.check(b, 7_000)).isEmpty();
   }
+
+  @Test
+  void theStuckLineRolloutMdShows() {
+    SwitchPlan plan = SwitchPlan.oneStep("canary-5c1f0e9a2b7d4e61", 2,
+        new TableRouter(new int[] {3}), new TableRouter(new int[] {5}), 12);
+    MemberBarrier<String> b = new MemberBarrier<>(plan, 10_000, 1_000_000);
+    for (int i = 0; i < 412; i++) {
+      b.offer("r", 5, i, TableRouter.key(0), new ArrayList<>());
+    }
+    SwitchWatch w = new SwitchWatch(60_000_000_000L);
+    w.check(b, 0);
+    SwitchWatch.Event e = w.check(b, 60_000_000_001L).get(0);
+    assertThat(SwitchWatch.warns(e)).isTrue();
+    assertThat(SwitchWatch.message(e, "orders", b, "committed: 1234 ''")).isEqualTo(
+        "routing switch of orders stuck for 60 s: 412 held and 0 skipped records wait for"
+        + " partition 3 to pass step(s) [2] of generation canary-5c1f0e9a2b7d4e61, and the"
+        + " group's progress does not say so (committed: 1234 ''): its owner is down or lagging,"
+        + " the step's markers were not sent, or the progress was erased (a commit of the topic"
+        + " without the barrier)");
+  }
 }

@@ -83,38 +83,38 @@ class GroupSwitchBrokerTest {
       run.startMember("a");
       run.startMember("b");
       run.startMember("c");
-      KafkaSwitchRun.until(t0 - 5_000);
+      SwitchRunBase.until(t0 - 5_000);
       run.startProducers(4, KEYS, 200);
       run.startMarkerSender();
       // step 1 (5 %): a crash and a producer restart before the step's markers
-      KafkaSwitchRun.until(t0 + 1_000);
+      SwitchRunBase.until(t0 + 1_000);
       run.kill("a");
-      KafkaSwitchRun.until(t0 + 2_500);
+      SwitchRunBase.until(t0 + 2_500);
       run.restartProducer(3, 1_000);
-      KafkaSwitchRun.until(t0 + 5_000);
+      SwitchRunBase.until(t0 + 5_000);
       run.startMember("a");
       // step 2 (25 %): a member lags, producers restart across the step, a member joins
       // mid-step, one crashes
-      KafkaSwitchRun.until(t1 - 2_000);
+      SwitchRunBase.until(t1 - 2_000);
       run.slow("c", 3);
-      KafkaSwitchRun.until(t1 - 1_000);
+      SwitchRunBase.until(t1 - 1_000);
       run.restartProducer(0, 1_500);
-      KafkaSwitchRun.until(t1 + 1_500);
+      SwitchRunBase.until(t1 + 1_500);
       run.startMember("d");
       run.restartProducer(1, 500);
-      KafkaSwitchRun.until(t1 + 4_000);
+      SwitchRunBase.until(t1 + 4_000);
       run.slow("c", 0);
-      KafkaSwitchRun.until(t1 + 5_000);
+      SwitchRunBase.until(t1 + 5_000);
       run.kill("b");
-      KafkaSwitchRun.until(t1 + 6_000);
+      SwitchRunBase.until(t1 + 6_000);
       run.restartProducer(2, 800);
       // step 3 (100 %): restarts, a crash, a fifth member
-      KafkaSwitchRun.until(t2 + 1_000);
+      SwitchRunBase.until(t2 + 1_000);
       run.startMember("b");
-      KafkaSwitchRun.until(t2 + 2_000);
+      SwitchRunBase.until(t2 + 2_000);
       run.kill("c");
       run.startMember("e");
-      KafkaSwitchRun.until(t2 + 8_000);
+      SwitchRunBase.until(t2 + 8_000);
       run.stopProducers();
       finish(run, "canary 5 -> 25 -> 100 %, " + topic);
     }
@@ -138,25 +138,25 @@ class GroupSwitchBrokerTest {
       run.startMember("a");
       run.startMember("b");
       run.startMember("c");
-      KafkaSwitchRun.until(t0 - 9_000);
+      SwitchRunBase.until(t0 - 9_000);
       run.startProducers(3, KEYS, 200);
       run.startMarkerSender();
-      KafkaSwitchRun.until(t0 - 6_000);
+      SwitchRunBase.until(t0 - 6_000);
       // grown before the step: producers keep routing onto 12 until the step's instant
       kafka.admin().createPartitions(Map.of(topic, NewPartitions.increaseTo(16))).all().get();
-      KafkaSwitchRun.until(t0 - 2_000);
+      SwitchRunBase.until(t0 - 2_000);
       run.slow("a", 3);
-      KafkaSwitchRun.until(t0 + 1_000);
+      SwitchRunBase.until(t0 + 1_000);
       run.kill("b");
       run.restartProducer(0, 1_000);
-      KafkaSwitchRun.until(t0 + 2_500);
+      SwitchRunBase.until(t0 + 2_500);
       run.startMember("d");
-      KafkaSwitchRun.until(t0 + 5_000);
+      SwitchRunBase.until(t0 + 5_000);
       run.slow("a", 0);
       run.restartProducer(1, 500);
       run.startMember("b");
       // on past the step's markers (its settle instant, t0 + 20.5 s)
-      KafkaSwitchRun.until(t0 + 24_000);
+      SwitchRunBase.until(t0 + 24_000);
       run.stopProducers();
       finish(run, "growth 12 -> 16 under jump");
     }

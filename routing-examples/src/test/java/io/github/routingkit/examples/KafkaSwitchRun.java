@@ -45,7 +45,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * single-consumer {@code SwitchBarrier} per member (commit past every record read, as its loop
  * did), {@code none} without any barrier: the "without the fix" runs.
  */
-final class KafkaSwitchRun implements AutoCloseable {
+final class KafkaSwitchRun extends SwitchRunBase implements AutoCloseable {
   /** Which consumer-side barrier the members run. */
   enum Barrier { GROUP, SINGLE_CONSUMER, NONE }
 
@@ -65,15 +65,8 @@ final class KafkaSwitchRun implements AutoCloseable {
   final RoutingSpec spec;
   final SwitchPlan plan;
   final Barrier barrier;
-  final SwitchRunCheck check;
   private final List<ProducerInstance> producers = new ArrayList<>();
-  private final Map<String, Member> members = new ConcurrentHashMap<>();
   private final AtomicLong epochs = new AtomicLong();
-  private final List<Thread> threads = new ArrayList<>();
-  final AtomicInteger memberStarts = new AtomicInteger();
-  final AtomicInteger kills = new AtomicInteger();
-  final AtomicInteger producerRestarts = new AtomicInteger();
-  final AtomicInteger maxWaiting = new AtomicInteger();
   final AtomicLong rewinds = new AtomicLong();
   final AtomicLong ignoredMarkers = new AtomicLong();
   private volatile boolean producing = true;
@@ -84,6 +77,7 @@ final class KafkaSwitchRun implements AutoCloseable {
    */
   KafkaSwitchRun(EmbeddedKafka kafka, String topic, Map<String, Object> protocol,
       Map<String, String> routing, int planPartitions, Barrier barrier) {
+    super(topic);
     this.kafka = kafka;
     this.topic = topic;
     this.protocol = protocol;
@@ -91,7 +85,6 @@ final class KafkaSwitchRun implements AutoCloseable {
     this.spec = RoutingSpec.parse(routing);
     this.plan = spec.switchPlan(planPartitions);
     this.barrier = barrier;
-    this.check = new SwitchRunCheck();
   }
 
   // --- producers -----------------------------------------------------------------------
@@ -191,50 +184,19 @@ final class KafkaSwitchRun implements AutoCloseable {
 
   // --- consumers -----------------------------------------------------------------------
 
-  void startMember(String name) {
-    Member m = new Member(name);
-    if (members.putIfAbsent(name, m) != null) {
-      throw new IllegalStateException(name + " runs");
-    }
-    memberStarts.incrementAndGet();
-    m.thread = thread("member-" + name, m::run);
+  @Override
+  RunMember newMember(String name) {
+    return new Member(name);
   }
 
-  /** Stops a member without committing what it handed over since its last commit. */
-  void kill(String name) throws InterruptedException {
-    kills.incrementAndGet();
-    end(name, true);
-  }
-
-  /** Stops a member gracefully: its revocation commits. */
-  void stop(String name) throws InterruptedException {
-    end(name, false);
-  }
-
-  private void end(String name, boolean kill) throws InterruptedException {
-    Member m = members.remove(name);
-    m.kill = kill;
-    m.running = false;
-    m.thread.join(120_000);
-  }
-
-  /** Makes a member's business code take {@code millis} per record (0: full speed): a lagging owner. */
-  void slow(String name, long millis) {
-    members.get(name).slowMillis = millis;
-  }
-
-  private final class Member implements ConsumerRebalanceListener {
-    final String name;
-    volatile boolean running = true;
-    volatile boolean kill;
-    volatile long slowMillis;
-    Thread thread;
+  private final class Member extends RunMember implements ConsumerRebalanceListener {
     final Map<Integer, Long> epoch = new ConcurrentHashMap<>();
 
     Member(String name) {
-      this.name = name;
+      super(name);
     }
 
+    @Override
     void run() {
       Map<String, Object> c = new HashMap<>(protocol);
       c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
@@ -344,45 +306,9 @@ final class KafkaSwitchRun implements AutoCloseable {
 
   // --- plumbing ------------------------------------------------------------------------
 
-  private Thread thread(String name, Runnable body) {
-    Thread t = new Thread(() -> {
-      try {
-        body.run();
-      } catch (RuntimeException e) {
-        check.threadFailed(name, e);
-      }
-    }, topic + "-" + name);
-    t.setDaemon(true);
-    t.start();
-    threads.add(t);
-    return t;
-  }
-
-  static void sleep(long millis) {
-    if (millis <= 0) {
-      return;
-    }
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /** Sleeps until {@code epochMillis} by this host's clock. */
-  static void until(long epochMillis) {
-    sleep(epochMillis - System.currentTimeMillis());
-  }
-
   @Override
   public void close() throws InterruptedException {
     producing = false;
-    for (String name : new ArrayList<>(members.keySet())) {
-      stop(name);
-    }
-    for (Thread t : threads) {
-      t.join(60_000);
-    }
+    stopAll();
   }
 }

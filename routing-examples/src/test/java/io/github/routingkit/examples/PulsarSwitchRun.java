@@ -34,26 +34,20 @@ import org.apache.pulsar.client.api.SubscriptionType;
  * {@link SwitchRunCheck}, with a per-partition ownership epoch from the failover events.
  * {@code -Droutingkit.switch.barrier=single-consumer|none} as for Kafka.
  */
-final class PulsarSwitchRun implements AutoCloseable {
+final class PulsarSwitchRun extends SwitchRunBase implements AutoCloseable {
   private final PulsarClient client;
   final String topic;
   private final String subscription;
   final RoutingSpec spec;
   final SwitchPlan plan;
   final KafkaSwitchRun.Barrier barrier;
-  final SwitchRunCheck check = new SwitchRunCheck();
   private final List<Instance> producers = new ArrayList<>();
-  private final Map<String, Member> members = new ConcurrentHashMap<>();
   private final AtomicLong epochs = new AtomicLong();
-  private final List<Thread> threads = new ArrayList<>();
-  final AtomicInteger memberStarts = new AtomicInteger();
-  final AtomicInteger kills = new AtomicInteger();
-  final AtomicInteger producerRestarts = new AtomicInteger();
-  final AtomicInteger maxWaiting = new AtomicInteger();
   private volatile boolean producing = true;
 
   PulsarSwitchRun(EmbeddedPulsar pulsar, String topic, Map<String, String> routing,
       int partitions, KafkaSwitchRun.Barrier barrier) throws PulsarClientException {
+    super("pulsar");
     this.client = PulsarClient.builder().serviceUrl(pulsar.brokerServiceUrl()).build();
     this.topic = topic;
     this.subscription = "orders";
@@ -115,14 +109,14 @@ final class PulsarSwitchRun implements AutoCloseable {
                     }
                   });
             }
-            KafkaSwitchRun.sleep(roundMillis);
+            sleep(roundMillis);
             long down = restartFor;
             if (down >= 0) {
               restartFor = -1;
               producer.flush();
               producer.close(); // every message sent is acknowledged or failed by now
               producerRestarts.incrementAndGet();
-              KafkaSwitchRun.sleep(down);
+              sleep(down);
               producer = producer();
             }
           }
@@ -139,7 +133,7 @@ final class PulsarSwitchRun implements AutoCloseable {
   void startMarkerSender() {
     thread("markers", () -> {
       for (int i = 0; i < plan.steps(); i++) {
-        KafkaSwitchRun.until(plan.settleInstant(i));
+        until(plan.settleInstant(i));
         try {
           SwitchMarkers.send(client, topic, plan.generation(), plan.stepNumber(i));
         } catch (PulsarClientException e) {
@@ -149,47 +143,19 @@ final class PulsarSwitchRun implements AutoCloseable {
     });
   }
 
-  void startMember(String name) {
-    Member m = new Member(name);
-    if (members.putIfAbsent(name, m) != null) {
-      throw new IllegalStateException(name + " runs");
-    }
-    memberStarts.incrementAndGet();
-    m.thread = thread("member-" + name, m::run);
+  @Override
+  RunMember newMember(String name) {
+    return new Member(name);
   }
 
-  void kill(String name) throws InterruptedException {
-    kills.incrementAndGet();
-    end(name, true);
-  }
-
-  void stop(String name) throws InterruptedException {
-    end(name, false);
-  }
-
-  void slow(String name, long millis) {
-    members.get(name).slowMillis = millis;
-  }
-
-  private void end(String name, boolean kill) throws InterruptedException {
-    Member m = members.remove(name);
-    m.kill = kill;
-    m.running = false;
-    m.thread.join(120_000);
-  }
-
-  private final class Member {
-    final String name;
-    volatile boolean running = true;
-    volatile boolean kill;
-    volatile long slowMillis;
-    Thread thread;
+  private final class Member extends RunMember {
     final Map<Integer, Long> epoch = new ConcurrentHashMap<>();
 
     Member(String name) {
-      this.name = name;
+      super(name);
     }
 
+    @Override
     @SuppressWarnings("deprecation")
     void run() {
       try {
@@ -252,36 +218,17 @@ final class PulsarSwitchRun implements AutoCloseable {
     }
 
     private void deliver(Message<String> m) {
-      KafkaSwitchRun.sleep(slowMillis);
+      sleep(slowMillis);
       int p = SwitchMarkers.partitionOf(m.getTopicName());
       Long e = epoch.get(p);
       check.delivered(m.getKey(), m.getValue(), p, -1, e == null ? -1 : e, name);
     }
   }
 
-  private Thread thread(String name, Runnable body) {
-    Thread t = new Thread(() -> {
-      try {
-        body.run();
-      } catch (RuntimeException e) {
-        check.threadFailed(name, e);
-      }
-    }, "pulsar-" + name);
-    t.setDaemon(true);
-    t.start();
-    threads.add(t);
-    return t;
-  }
-
   @Override
   public void close() throws Exception {
     producing = false;
-    for (String name : new ArrayList<>(members.keySet())) {
-      stop(name);
-    }
-    for (Thread t : threads) {
-      t.join(60_000);
-    }
+    stopAll();
     client.close();
   }
 }

@@ -371,23 +371,12 @@ public final class GroupSwitchBarrier<K, V> implements ConsumerRebalanceListener
   /** One WARN line per partition waited for longer than stuckAfter, one INFO when it ends. */
   private void report() {
     for (SwitchWatch.Event e : watch.check(barrier, System.nanoTime())) {
-      switch (e.kind()) {
-        case STUCK -> LOG.warn("routing switch of {} stuck for {} s: {} held and {} skipped"
-            + " records wait for partition {} to pass step(s) {} of generation {}, and its"
-            + " committed progress does not say so (committed: {}); its owner is down or lagging,"
-            + " the step's markers were not sent, or a commit without this barrier erased the"
-            + " progress", topic, e.waitedNanos() / 1_000_000_000L, barrier.held(),
-            barrier.skipped(), e.partition(), e.steps(), plan.generation(),
-            committedOf(e.partition()));
-        case UNSTUCK -> LOG.info("routing switch of {}: partition {} passed, the records waiting"
-            + " for it went on", topic, e.partition());
-        case LATE_RECORD -> LOG.warn("routing switch of {}: a record routed by the old router"
-            + " arrived after its partition's switch marker: a producer had not switched when the"
-            + " markers were sent (clock skew beyond the plan's bound, or a producer not on the"
-            + " plan); per-key order of such keys is not guaranteed", topic);
-        case IGNORED_MARKER -> LOG.info("routing switch of {}: ignored a switch marker ({}) that"
-            + " is not one of {}", topic, e.verdict(), plan);
-        default -> throw new AssertionError(e);
+      String line = SwitchWatch.message(e, topic, barrier,
+          e.kind() == SwitchWatch.Kind.STUCK ? "committed: " + committedOf(e.partition()) : "");
+      if (SwitchWatch.warns(e)) {
+        LOG.warn(line);
+      } else {
+        LOG.info(line);
       }
     }
   }

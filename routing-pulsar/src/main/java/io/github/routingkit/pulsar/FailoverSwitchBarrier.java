@@ -334,21 +334,11 @@ public final class FailoverSwitchBarrier<T> implements AutoCloseable {
 
   private void report() {
     for (SwitchWatch.Event e : watch.check(barrier, System.nanoTime())) {
-      switch (e.kind()) {
-        case STUCK -> LOG.warn("routing switch of {} stuck for {} s: {} held and {} skipped"
-            + " messages wait for partition {} to pass step(s) {} of generation {}, and no claim"
-            + " says so: its active consumer is down or lagging, or the step's markers were not"
-            + " sent", topic, e.waitedNanos() / 1_000_000_000L, barrier.held(), barrier.skipped(),
-            e.partition(), e.steps(), plan.generation());
-        case UNSTUCK -> LOG.info("routing switch of {}: partition {} passed, the messages waiting"
-            + " for it went on", topic, e.partition());
-        case LATE_RECORD -> LOG.warn("routing switch of {}: a message routed by the old router"
-            + " arrived after its partition's switch marker: a producer had not switched when the"
-            + " markers were sent (clock skew beyond the plan's bound, or a producer not on the"
-            + " plan); per-key order of such keys is not guaranteed", topic);
-        case IGNORED_MARKER -> LOG.info("routing switch of {}: ignored a switch marker ({}) that"
-            + " is not one of {}", topic, e.verdict(), plan);
-        default -> throw new AssertionError(e);
+      String line = SwitchWatch.message(e, topic, barrier, "no claim on the claims topic");
+      if (SwitchWatch.warns(e)) {
+        LOG.warn(line);
+      } else {
+        LOG.info(line);
       }
     }
   }
