@@ -13,7 +13,7 @@ trap 'rm -rf "$fresh"' EXIT
 "$repo/compat/regenerate.sh" --install "$fresh"
 
 status=0
-for f in librdkafka sarama kafkajs; do
+for f in librdkafka sarama kafkajs schema-registry pulsar-cpp kafka-go confluent-kafka-go; do
   [ -f "$committed/$f.tsv.gz" ] || { echo "compat/check.sh: $committed/$f.tsv.gz is missing" >&2; status=1; continue; }
   if ! cmp -s <(gzip -dc "$committed/$f.tsv.gz" | grep -v '^# runtime:') \
               <(gzip -dc "$fresh/$f.tsv.gz" | grep -v '^# runtime:'); then

@@ -80,4 +80,16 @@ public abstract class AbstractKeyRouter implements KeyRouter {
     Objects.checkFromIndexSize(offset, length, key.length);
     return route(key, offset, length, value, numPartitions);
   }
+
+  /**
+   * The message form every router shares, {@link KeyRouter#partitionOf(Object, MessageView, int)}'s
+   * default, for a subclass that overrides {@code partitionOf} for some messages only (a versioned
+   * router reading its version from a header) and routes the others as every router does.
+   *
+   * @return a partition in {@code [0, numPartitions)}
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   */
+  protected final <M> int defaultPartitionOf(M message, MessageView<M> view, int numPartitions) {
+    return KeyRouter.super.partitionOf(message, view, numPartitions);
+  }
 }

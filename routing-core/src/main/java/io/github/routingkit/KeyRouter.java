@@ -1,7 +1,6 @@
 package io.github.routingkit;
 
 import io.github.routingkit.hash.HashScheme;
-import io.github.routingkit.internal.MessageRouting;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
 
 import java.io.Serializable;
@@ -190,6 +189,18 @@ public interface KeyRouter extends Serializable {
    * @throws IllegalArgumentException if {@code numPartitions < 1}
    */
   default <M> int partitionOf(M message, MessageView<M> view, int numPartitions) {
-    return MessageRouting.route(this, message, view, numPartitions);
+    CharSequence text = view.keyText(message);
+    if (text != null) {
+      return needsValue()
+          ? partition(text, view.value(message), numPartitions)
+          : partition(text, numPartitions);
+    }
+    byte[] key = view.keyBytes(message);
+    if (key == null) {
+      return keylessPartition(numPartitions);
+    }
+    return needsValue()
+        ? partition(key, view.value(message), numPartitions)
+        : partition(key, numPartitions);
   }
 }

@@ -68,6 +68,24 @@ public enum KeylessPolicy {
     public Chooser newChooser() {
       return new RoundRobin(STICKY_RUN);
     }
+  },
+
+  /**
+   * Every keyless message of one router goes to the same partition, chosen at random when the
+   * router is created (and afresh when it is deserialized): pulsar-client-cpp's
+   * {@code UseSinglePartition} routing mode ({@code SinglePartitionMessageRouter}), the C++,
+   * Python and Node.js clients' default before C++ client 4.0, where each producer picks one random
+   * partition for all its messages without a partition key. Here the choice is a random 31-bit
+   * value taken modulo the partition count of each call, so it stays in range when the count
+   * changes (the C++ client keeps the index it drew for the first count). Different producers
+   * spread over the partitions only by chance: with few producers, keyless traffic is skewed.
+   */
+  SINGLE_PARTITION("single-partition") {
+    @Override
+    public Chooser newChooser() {
+      int pick = ThreadLocalRandom.current().nextInt() & Integer.MAX_VALUE;
+      return numPartitions -> pick % numPartitions;
+    }
   };
 
   /** Consecutive keyless messages {@link #STICKY} sends to one partition before moving on. */
@@ -109,7 +127,8 @@ public enum KeylessPolicy {
 
   /**
    * Creates the chooser that carries out this policy for one router: a new round-robin counter for
-   * {@link #ROUND_ROBIN}, {@link #STICKY} and {@link #KAFKA_STICKY}, a stateless chooser for {@link #RANDOM}. Thread-safe.
+   * {@link #ROUND_ROBIN}, {@link #STICKY} and {@link #KAFKA_STICKY}, a stateless chooser for
+   * {@link #RANDOM}, a new random partition for {@link #SINGLE_PARTITION}. Thread-safe.
    */
   public abstract Chooser newChooser();
 

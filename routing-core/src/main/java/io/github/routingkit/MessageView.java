@@ -36,4 +36,37 @@ public interface MessageView<M> {
   default String header(M message, String name) {
     return null;
   }
+
+  /**
+   * Returns a view of the same messages whose key is given: {@code text} and {@code bytes} (either
+   * may be null, as {@link #keyText} and {@link #keyBytes} return them), the value and headers
+   * read through {@code view}. For a router that read the key already and hands the message on (it
+   * costs no second read), or that hands on a part of the key.
+   *
+   * @throws NullPointerException if {@code view} is null
+   */
+  static <M> MessageView<M> withKey(MessageView<M> view, CharSequence text, byte[] bytes) {
+    java.util.Objects.requireNonNull(view, "view");
+    return new MessageView<>() {
+      @Override
+      public CharSequence keyText(M message) {
+        return text;
+      }
+
+      @Override
+      public byte[] keyBytes(M message) {
+        return bytes;
+      }
+
+      @Override
+      public byte[] value(M message) {
+        return view.value(message);
+      }
+
+      @Override
+      public String header(M message, String name) {
+        return view.header(message, name);
+      }
+    };
+  }
 }

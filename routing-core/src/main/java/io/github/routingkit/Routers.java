@@ -62,6 +62,23 @@ public final class Routers {
   }
 
   /**
+   * pulsar-client-cpp's default (and so the Python and Node.js clients'): {@code BoostHash} keyed
+   * routing, {@code (boost::hash(key) & INT32_MAX) % n}, bit-exact for a client built with Boost
+   * 1.82 or later (released C++ clients from 3.5, Python clients from 3.5); keyless messages as its
+   * {@code UseSinglePartition} mode, the default before C++ client 4.0: one random partition per
+   * router. From C++ client 4.0 the default mode is {@code RoundRobinDistribution}, whose keyless
+   * messages move through the partitions per batch ({@link KeylessPolicy#STICKY} is the nearest);
+   * keyed messages land alike in both. For clients built with older Boost, use
+   * {@link #hash(HashScheme, Placement, KeylessPolicy)} with
+   * {@link HashScheme#PULSAR_CPP_BOOST_PRE_1_81} or {@link HashScheme#PULSAR_CPP_BOOST_1_81}.
+   *
+   * @see HashScheme#PULSAR_CPP_BOOST_FROM_1_82
+   */
+  public static HashRouter pulsarCppDefault() {
+    return HashRouter.of(HashScheme.PULSAR_CPP_BOOST_FROM_1_82, KeylessPolicy.SINGLE_PARTITION);
+  }
+
+  /**
    * librdkafka's default {@code consistent_random}: {@code crc32(key) % n} (unsigned); keyless
    * messages go to a random partition (librdkafka uses a sticky random partition per linger
    * window; see {@link HashScheme#LIBRDKAFKA_CRC32} for empty keys).

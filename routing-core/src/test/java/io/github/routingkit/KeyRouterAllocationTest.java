@@ -4,6 +4,7 @@ import static io.github.routingkit.testing.AllocationCounter.allocationCounter;
 
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.router.KeyFormatRouter;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
 import io.github.routingkit.router.segment.SegmentRouter;
 import io.github.routingkit.router.version.VersionedRouter;
@@ -76,5 +77,52 @@ class KeyRouterAllocationTest {
     }
   }
 
-
+  /**
+   * The schema-registry key formats skip the header in place: routing a Confluent Avro or
+   * Protobuf key (and a key without a header) allocates nothing, under the Pulsar C++ client's
+   * Boost schemes too.
+   */
+  @Test
+  void keyFormatRoutingDoesNotAllocate() {
+    com.sun.management.ThreadMXBean mx = allocationCounter();
+    byte[][] keys = new byte[1024][];
+    for (int i = 0; i < keys.length; i++) {
+      byte[] text = ("customer-" + i).getBytes(UTF_8);
+      int header = i % 3 == 0 ? 0 : i % 3 == 1 ? 5 : 6; // none, Avro, Protobuf index [0]
+      keys[i] = new byte[header + text.length];
+      if (header > 0) {
+        keys[i][4] = (byte) (i % 7 + 1); // schema id 1..7
+      }
+      System.arraycopy(text, 0, keys[i], header, text.length);
+    }
+    List<KeyRouter> routers = List.of(
+        KeyFormatRouter.of(KeyFormat.CONFLUENT, Routers.kafkaDefault()),
+        KeyFormatRouter.of(KeyFormat.CONFLUENT_PROTOBUF, Routers.pulsarCppDefault()),
+        KeyFormatRouter.of(KeyFormat.CONFLUENT_PROTOBUF,
+            HashRouter.of(HashScheme.PULSAR_CPP_BOOST_PRE_1_81, KeylessPolicy.ROUND_ROBIN)),
+        KeyFormatRouter.of(KeyFormat.APICURIO_LEGACY,
+            HashRouter.of(HashScheme.PULSAR_CPP_BOOST_1_81, KeylessPolicy.ROUND_ROBIN)),
+        io.github.routingkit.config.RoutingSpec.parse("routing.key.format=confluent,"
+            + " routing.scheme=xxh3-64, routing.segment.weights=customer:1,*:1,"
+            + " routing.segment.separator=-").keyRouter());
+    long id = Thread.currentThread().getId();
+    for (KeyRouter r : routers) {
+      int sink = 0;
+      for (int round = 0; round < 200; round++) { // warm-up: JIT
+        for (byte[] k : keys) {
+          sink += r.partition(k, 24);
+        }
+      }
+      long before = mx.getThreadAllocatedBytes(id);
+      for (int round = 0; round < 50; round++) {
+        for (byte[] k : keys) {
+          sink += r.partition(k, 24);
+          sink += r.partition(k, 0, k.length, k, 24);
+        }
+      }
+      long allocated = mx.getThreadAllocatedBytes(id) - before;
+      assertThat(sink).isNotNegative();
+      assertThat(allocated).as("%s allocated %d bytes", r, allocated).isLessThan(4096);
+    }
+  }
 }

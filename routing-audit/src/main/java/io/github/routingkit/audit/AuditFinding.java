@@ -57,32 +57,26 @@ public final class AuditFinding {
   /**
    * Returns the evidence on one line: key, producer, topic, and for both messages the sequence,
    * partition, consumer, subscription type, redelivery count, generation and whether it had a key.
-   * Holds no timestamps, so it is stable across runs of a deterministic scenario.
+   * Holds no timestamps and no producer epoch, so it is stable across runs of a deterministic
+   * scenario. Text from the log is printed with control, separator and bidirectional formatting
+   * characters as {@code ?} (a log cannot send terminal escapes) and cut when long.
    */
   public String evidence() {
     return "key " + quote(sentLater.key()) + " producer " + quote(sentLater.producer()) + " topic "
-        + sentLater.topic() + ": seq " + sentLater.sequence() + " " + side(sentLater)
-        + " seen before seq " + sentEarlier.sequence() + " " + side(sentEarlier);
+        + SafeText.of(sentLater.topic(), 200) + ": seq " + sentLater.sequence() + " "
+        + side(sentLater) + " seen before seq " + sentEarlier.sequence() + " " + side(sentEarlier);
   }
 
   private static String side(AuditRecord r) {
-    return "(partition " + r.partition() + ", consumer " + r.consumer() + ", " + r.subscription()
+    return "(partition " + r.partition() + ", consumer " + SafeText.of(r.consumer(), 200) + ", "
+        + SafeText.of(r.subscription(), 40)
         + ", redelivery " + (r.redeliveryCount() < 0 ? "unknown" : r.redeliveryCount())
-        + ", generation " + (r.generation() == null ? "-" : r.generation())
+        + ", generation " + SafeText.of(r.generation(), 80)
         + (r.keyed() ? "" : ", sent WITHOUT key") + ")";
   }
 
   static String quote(String s) {
-    StringBuilder b = new StringBuilder(s.length() + 2).append('\'');
-    int limit = Math.min(s.length(), 80);
-    for (int i = 0; i < limit; i++) {
-      char c = s.charAt(i);
-      b.append(c < 0x20 || c == 0x7f ? '?' : c);
-    }
-    if (s.length() > limit) {
-      b.append("...");
-    }
-    return b.append('\'').toString();
+    return "'" + SafeText.of(s, 80) + "'";
   }
 
   @Override

@@ -13,6 +13,7 @@ package io.github.routingkit.audit;
  *   <tr><th>name</th><th>type</th><th>required</th><th>meaning</th></tr>
  *   <tr><td>k</td><td>string</td><td>yes</td><td>logical key</td></tr>
  *   <tr><td>p</td><td>string</td><td>yes</td><td>producer id</td></tr>
+ *   <tr><td>pe</td><td>string</td><td>no</td><td>producer instance epoch (hex)</td></tr>
  *   <tr><td>s</td><td>integer &ge; 0</td><td>yes</td><td>per-key sequence</td></tr>
  *   <tr><td>t</td><td>integer</td><td>no (0)</td><td>production time, epoch ms</td></tr>
  *   <tr><td>g</td><td>string</td><td>no</td><td>routing generation</td></tr>
@@ -34,7 +35,7 @@ public final class AuditLog {
   private static final char[] HEX = "0123456789abcdef".toCharArray();
   /** The known field names, in the order of their bit in the duplicate check. */
   private static final java.util.List<String> FIELD_ORDER = java.util.List.of("k", "p", "s", "t",
-      "g", "ky", "tp", "pt", "c", "st", "rd", "o", "ot");
+      "g", "ky", "tp", "pt", "c", "st", "rd", "o", "ot", "pe");
   private static final String FIELDS = "," + String.join(",", FIELD_ORDER) + ",";
 
   private AuditLog() {}
@@ -65,6 +66,10 @@ public final class AuditLog {
     string(record.key(), out);
     out.append(",\"p\":");
     string(record.producer(), out);
+    if (record.producerEpoch() != null) {
+      out.append(",\"pe\":");
+      string(record.producerEpoch(), out);
+    }
     out.append(",\"s\":").append(record.sequence());
     out.append(",\"t\":").append(record.producedAtMillis());
     if (record.generation() != null) {
@@ -94,6 +99,23 @@ public final class AuditLog {
   }
 
   private static void string(String s, StringBuilder out) {
+    appendJsonString(s, out);
+  }
+
+  /**
+   * Appends {@code s} as a JSON string (in double quotes) to {@code out}: {@code "} and {@code \\}
+   * escaped, {@code \n}, {@code \r} and {@code \t} as such, every other character below U+0020
+   * and U+2028 / U+2029 (line and paragraph separators, which JavaScript and some line readers take
+   * for line ends) as {@code \}{@code uXXXX}; every other character as it is. The one JSON string
+   * writer of RoutingKit's outputs (the audit log, the test kit's JSON reports, the {@code routing}
+   * command's {@code --format json}), so they all escape alike.
+   *
+   * @param s the text
+   * @param out where to append
+   * @return {@code out}
+   * @throws NullPointerException if an argument is null
+   */
+  public static StringBuilder appendJsonString(CharSequence s, StringBuilder out) {
     out.append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
@@ -114,7 +136,7 @@ public final class AuditLog {
         out.append(c);
       }
     }
-    out.append('"');
+    return out.append('"');
   }
 
   /**
@@ -125,7 +147,45 @@ public final class AuditLog {
    * @throws AuditLogException if the line is not a valid audit line (the message says why)
    */
   public static AuditRecord parse(String line) {
-    return new Parser(line).record();
+    return new Parser(line, null).record();
+  }
+
+  /**
+   * Parses one line, taking the producer, epoch, generation, topic, consumer and subscription
+   * texts from {@code interner} when it already holds an equal one: a log names few of them, so
+   * records kept in memory then share them.
+   *
+   * @param line the line, without its terminator
+   * @param interner the texts seen so far (bounded by the caller), or null
+   * @return the record
+   * @throws AuditLogException if the line is not a valid audit line (the message says why)
+   */
+  static AuditRecord parse(String line, Interner interner) {
+    return new Parser(line, interner).record();
+  }
+
+  /** Canonical instances of repeated texts, at most {@code max} of them. Not thread-safe. */
+  static final class Interner {
+    private final java.util.HashMap<String, String> texts = new java.util.HashMap<>();
+    private final int max;
+
+    Interner(int max) {
+      this.max = max;
+    }
+
+    String of(String s) {
+      if (s == null) {
+        return null;
+      }
+      String known = texts.get(s);
+      if (known != null) {
+        return known;
+      }
+      if (texts.size() < max) {
+        texts.put(s, s);
+      }
+      return s;
+    }
   }
 
   /** A strict parser of one flat JSON object whose values are strings, integers or booleans. */
@@ -134,6 +194,7 @@ public final class AuditLog {
     private int i;
     private String k;
     private String p;
+    private String pe;
     private Long seq;
     private long t;
     private String g;
@@ -147,8 +208,11 @@ public final class AuditLog {
     private long ot;
     private int seen; // bit per known field, for duplicates
 
-    Parser(String s) {
+    private final Interner interner;
+
+    Parser(String s, Interner interner) {
       this.s = s;
+      this.interner = interner;
     }
 
     AuditRecord record() {
@@ -196,7 +260,7 @@ public final class AuditLog {
       if (redelivery < -1 || redelivery > Integer.MAX_VALUE) {
         throw bad("field rd (redelivery count) must be in [-1, 2^31), was " + redelivery);
       }
-      return new AuditRecord(k, p, seq, t, g, ky == null || ky, tp, (int) (long) pt, c, st,
+      return new AuditRecord(k, p, pe, seq, t, g, ky == null || ky, tp, (int) (long) pt, c, st,
           (int) redelivery, o, ot);
     }
 
@@ -212,32 +276,38 @@ public final class AuditLog {
       if (name.equals("k")) {
         k = strValue(name);
       } else if (name.equals("p")) {
-        p = strValue(name);
+        p = common(strValue(name));
       } else if (name.equals("s")) {
         seq = num(name);
       } else if (name.equals("t")) {
         t = num(name);
       } else if (name.equals("g")) {
-        g = nullableStr(name);
+        g = common(nullableStr(name));
       } else if (name.equals("ky")) {
         ky = bool(name);
       } else if (name.equals("tp")) {
-        tp = strValue(name);
+        tp = common(strValue(name));
       } else if (name.equals("pt")) {
         pt = num(name);
       } else if (name.equals("c")) {
-        c = strValue(name);
+        c = common(strValue(name));
       } else if (name.equals("st")) {
-        st = strValue(name);
+        st = common(strValue(name));
       } else if (name.equals("rd")) {
         rd = num(name);
       } else if (name.equals("o")) {
         o = nullableStr(name);
       } else if (name.equals("ot")) {
         ot = num(name);
+      } else if (name.equals("pe")) {
+        pe = common(nullableStr(name));
       } else {
         skipValue(name);
       }
+    }
+
+    private String common(String text) {
+      return interner == null ? text : interner.of(text);
     }
 
     private void skipValue(String name) {
@@ -299,22 +369,25 @@ public final class AuditLog {
         negative = true;
         i++;
       }
-      long value = 0;
+      long value = 0; // accumulated negative, so Long.MIN_VALUE is in range
       int digits = 0;
       while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
         int d = s.charAt(i) - '0';
-        if (value > (Long.MAX_VALUE - d) / 10) {
+        if (value < (Long.MIN_VALUE + d) / 10) {
           throw bad("field " + name + ": integer out of range");
         }
-        value = value * 10 + d;
+        value = value * 10 - d;
         i++;
         digits++;
+      }
+      if (!negative && value == Long.MIN_VALUE) {
+        throw bad("field " + name + ": integer out of range");
       }
       if (digits == 0 || (i < s.length() && ".eE".indexOf(s.charAt(i)) >= 0)) {
         i = start;
         throw bad("field " + name + " must be an integer");
       }
-      return negative ? -value : value;
+      return negative ? value : -value;
     }
 
     private String str() {

@@ -21,6 +21,7 @@ public final class AuditReport {
   private final List<AuditFinding> findings;
   private final long skippedLines;
   private final String firstSkipped;
+  private final List<String> readErrors;
 
   /**
    * Creates a report.
@@ -40,6 +41,29 @@ public final class AuditReport {
   public AuditReport(long records, long keys, long forgottenKeys, long duplicates, long pairs,
       long keysWithFindings, Map<AuditCause, Long> byCause, List<AuditFinding> findings,
       long skippedLines, String firstSkipped) {
+    this(records, keys, forgottenKeys, duplicates, pairs, keysWithFindings, byCause, findings,
+        skippedLines, firstSkipped, List.of());
+  }
+
+  /**
+   * Creates a report of logs of which some ended early at a read error.
+   *
+   * @param records records audited
+   * @param keys (topic, producer, key) streams seen (a forgotten stream seen again counts again)
+   * @param forgottenKeys streams forgotten to stay within the key bound
+   * @param duplicates records that repeated their stream's highest sequence
+   * @param pairs out-of-order pairs found
+   * @param keysWithFindings streams with at least one pair
+   * @param byCause pairs per cause (copied; a missing cause counts 0)
+   * @param findings the first findings, in the order found (copied)
+   * @param skippedLines bad log lines skipped (0 when not reading files or not skipping)
+   * @param firstSkipped where and why the first line was skipped, or null
+   * @param readErrors per log that ended at a read error: where and why (copied)
+   * @throws NullPointerException if a collection is null
+   */
+  public AuditReport(long records, long keys, long forgottenKeys, long duplicates, long pairs,
+      long keysWithFindings, Map<AuditCause, Long> byCause, List<AuditFinding> findings,
+      long skippedLines, String firstSkipped, List<String> readErrors) {
     this.records = records;
     this.keys = keys;
     this.forgottenKeys = forgottenKeys;
@@ -52,6 +76,7 @@ public final class AuditReport {
     this.findings = List.copyOf(findings);
     this.skippedLines = skippedLines;
     this.firstSkipped = firstSkipped;
+    this.readErrors = List.copyOf(readErrors);
   }
 
   AuditReport(long records, long keys, long forgottenKeys, long duplicates, long pairs,
@@ -60,9 +85,9 @@ public final class AuditReport {
         null);
   }
 
-  AuditReport withSkipped(long skipped, String first) {
+  AuditReport withSkipped(long skipped, String first, List<String> errors) {
     return new AuditReport(records, keys, forgottenKeys, duplicates, pairs, keysWithFindings,
-        byCause, findings, skipped, first);
+        byCause, findings, skipped, first, errors);
   }
 
   /** Returns the number of records audited. */
@@ -115,6 +140,14 @@ public final class AuditReport {
     return firstSkipped;
   }
 
+  /**
+   * Returns, per log that ended early at a read error (a truncated {@code .gz}, say) while bad
+   * lines were skipped, where and why; the records before the error are in the report.
+   */
+  public List<String> readErrors() {
+    return readErrors;
+  }
+
   /** Returns true if no out-of-order pair was found. */
   public boolean clean() {
     return pairs == 0;
@@ -147,6 +180,9 @@ public final class AuditReport {
     if (skippedLines > 0) {
       b.append(String.format("  %d bad lines skipped; first: %s%n", skippedLines, firstSkipped));
     }
+    for (String e : readErrors) {
+      b.append("  ").append(e).append(System.lineSeparator());
+    }
     b.append(String.format("%-24s %-13s %8s  %s%n", "cause", "layer", "pairs", "meaning"));
     for (AuditCause c : AuditCause.values()) {
       b.append(String.format("%-24s %-13s %8d  %s%n", c.name(), c.layer(), count(c),
@@ -159,8 +195,14 @@ public final class AuditReport {
         b.append("  ").append(findings.get(i)).append(System.lineSeparator());
       }
     }
-    b.append(clean() ? "verdict: per-key order kept" : "verdict: per-key order BROKEN, causes: "
-        + causesFound()).append(System.lineSeparator());
+    String partial = skippedLines == 0 && readErrors.isEmpty() ? ""
+        : " (on the records read: " + (skippedLines > 0 ? skippedLines + " bad lines skipped" : "")
+        + (skippedLines > 0 && !readErrors.isEmpty() ? ", " : "")
+        + (readErrors.isEmpty() ? "" : readErrors.size() + " log(s) cut short by a read error")
+        + ")";
+    b.append(clean() ? "verdict: per-key order kept" + partial
+        : "verdict: per-key order BROKEN" + partial + ", causes: " + causesFound())
+        .append(System.lineSeparator());
     return b.toString();
   }
 

@@ -8,10 +8,18 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * The stamp a producer interceptor puts on every message, as one header (Kafka) or property
  * (Pulsar) named {@value #HEADER}, and the per-key sequencer that numbers them.
  *
- * <p>Stamp value (ASCII/UTF-8): {@code seq,producedAtMillis,k|u,generation,producerId}: the
- * per-key sequence, the production time in epoch ms, {@code k} if sent with a key and {@code u}
- * if not, the routing generation (empty when none; a generation containing a comma is left out)
- * and the producer id (the rest of the value, may contain anything).
+ * <p>Stamp value (ASCII/UTF-8): {@code seq,producedAtMillis,k|u,generation,~epoch,producerId}:
+ * the per-key sequence (ASCII digits), the production time in epoch ms (ASCII digits, a leading
+ * {@code -} allowed), {@code k} if sent with a key and {@code u} if not, the routing generation
+ * (empty when none; a generation containing a comma is left out), the producer instance's
+ * <b>epoch</b> ({@code ~} and 1 to 16 lower-case hex digits: 48 random bits drawn when the
+ * interceptor is created) and the producer id (the rest of the value, may contain anything).
+ * The epoch tells two instances with the same configured producer id apart: a restarted producer
+ * numbers its keys from 1 again, and without the epoch its first messages would look like
+ * messages sent before the ones of the instance it replaced. Stamps without an epoch (written by
+ * earlier versions: {@code seq,producedAtMillis,k|u,generation,producerId}) are still read, with
+ * no epoch; an earlier reader of a new stamp takes {@code ~epoch,producerId} as the producer id,
+ * which also tells the instances apart.
  *
  * <p>The <b>logical key</b> of a message is the value of its {@value #LOGICAL_KEY} header /
  * property when present (the application sets it on a send path that has no key, so such
@@ -42,14 +50,21 @@ public final class AuditStamp {
     private final boolean keyed;
     private final String generation;
     private final String producer;
+    private final String epoch;
 
     Stamp(long sequence, long producedAtMillis, boolean keyed, String generation,
-        String producer) {
+        String producer, String epoch) {
       this.sequence = sequence;
       this.producedAtMillis = producedAtMillis;
       this.keyed = keyed;
       this.generation = generation;
       this.producer = producer;
+      this.epoch = epoch;
+    }
+
+    /** The producer instance's epoch (hex), or null for a stamp without one. */
+    String epoch() {
+      return epoch;
     }
 
     long sequence() {
@@ -79,18 +94,21 @@ public final class AuditStamp {
       }
       Stamp x = (Stamp) o;
       return sequence == x.sequence && producedAtMillis == x.producedAtMillis && keyed == x.keyed
-          && java.util.Objects.equals(generation, x.generation) && producer.equals(x.producer);
+          && java.util.Objects.equals(generation, x.generation) && producer.equals(x.producer)
+          && java.util.Objects.equals(epoch, x.epoch);
     }
 
     @Override
     public int hashCode() {
-      return java.util.Objects.hash(sequence, producedAtMillis, keyed, generation, producer);
+      return java.util.Objects.hash(sequence, producedAtMillis, keyed, generation, producer,
+          epoch);
     }
 
     @Override
     public String toString() {
       return sequence + "," + producedAtMillis + "," + (keyed ? 'k' : 'u') + ","
-          + (generation == null ? "" : generation) + "," + producer;
+          + (generation == null ? "" : generation) + "," + (epoch == null ? "" : "~" + epoch + ",")
+          + producer;
     }
   }
 
@@ -184,7 +202,27 @@ public final class AuditStamp {
     }
   }
 
-  /** Encodes a stamp; {@code producerUtf8} is the producer id's UTF-8 bytes. */
+  /**
+   * Returns a new producer instance epoch: 48 random bits as 12 lower-case hex digits.
+   */
+  static String newEpoch() {
+    long bits = new java.security.SecureRandom().nextLong() & 0xffff_ffff_ffffL;
+    String hex = Long.toHexString(bits);
+    return "0".repeat(12 - hex.length()) + hex;
+  }
+
+  /**
+   * Returns the UTF-8 bytes of the stamp's last part, {@code ~epoch,producerId}, which
+   * {@link #encode} puts after the generation.
+   */
+  static byte[] producerField(String producerId, String epoch) {
+    return ("~" + epoch + "," + producerId).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Encodes a stamp; {@code producerUtf8} is the UTF-8 of the stamp's last part: the producer
+   * id, or {@link #producerField} of the id and an epoch.
+   */
   static byte[] encode(long seq, long producedAt, boolean keyed, String generation,
       byte[] producerUtf8) {
     byte[] gen = generation == null || generation.indexOf(',') >= 0
@@ -253,17 +291,59 @@ public final class AuditStamp {
     if (c4 < 0 || c3 != c2 + 2) {
       return null;
     }
-    try {
-      long seq = Long.parseLong(v, 0, c1, 10);
-      long ts = Long.parseLong(v, c1 + 1, c2, 10);
-      char flag = v.charAt(c2 + 1);
-      if (seq < 0 || (flag != 'k' && flag != 'u')) {
-        return null;
-      }
-      String gen = c4 == c3 + 1 ? null : v.substring(c3 + 1, c4);
-      return new Stamp(seq, ts, flag == 'k', gen, v.substring(c4 + 1));
-    } catch (NumberFormatException e) {
+    long seq = parseDigits(v, 0, c1, false);
+    long ts = parseDigits(v, c1 + 1, c2, true);
+    char flag = v.charAt(c2 + 1);
+    if (seq < 0 || ts == Long.MIN_VALUE || (flag != 'k' && flag != 'u')) {
       return null;
     }
+    String gen = c4 == c3 + 1 ? null : v.substring(c3 + 1, c4);
+    String rest = v.substring(c4 + 1);
+    String epoch = null;
+    int comma = rest.indexOf(',');
+    if (rest.startsWith("~") && comma >= 2 && comma <= 17 && isLowerHex(rest, 1, comma)) {
+      epoch = rest.substring(1, comma);
+      rest = rest.substring(comma + 1);
+    }
+    return new Stamp(seq, ts, flag == 'k', gen, rest, epoch);
+  }
+
+  private static boolean isLowerHex(String s, int from, int to) {
+    for (int i = from; i < to; i++) {
+      char ch = s.charAt(i);
+      if (!(ch >= '0' && ch <= '9') && !(ch >= 'a' && ch <= 'f')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Parses {@code s[from, to)} as a decimal integer of ASCII digits only (no {@code +}, no other
+   * script's digits; a leading {@code -} only when {@code signed}).
+   *
+   * @return the value; -1 for a bad unsigned number, {@link Long#MIN_VALUE} for a bad signed one
+   *     (neither is a value this method returns otherwise for that mode)
+   */
+  static long parseDigits(CharSequence s, int from, int to, boolean signed) {
+    long bad = signed ? Long.MIN_VALUE : -1;
+    boolean negative = signed && to > from && s.charAt(from) == '-';
+    int i = negative ? from + 1 : from;
+    if (i >= to) {
+      return bad;
+    }
+    long value = 0;
+    for (; i < to; i++) {
+      char ch = s.charAt(i);
+      if (ch < '0' || ch > '9') {
+        return bad;
+      }
+      int d = ch - '0';
+      if (value > (Long.MAX_VALUE - d) / 10) {
+        return bad;
+      }
+      value = value * 10 + d;
+    }
+    return negative ? -value : value;
   }
 }

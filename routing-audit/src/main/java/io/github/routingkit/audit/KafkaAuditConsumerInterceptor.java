@@ -99,9 +99,9 @@ public final class KafkaAuditConsumerInterceptor<K, V> implements ConsumerInterc
     }
     Optional<Short> delivery = record.deliveryCount();
     int redelivery = delivery.isPresent() ? Math.max(0, delivery.get() - 1) : -1;
-    return new AuditRecord(key, stamp.producer(), stamp.sequence(), stamp.producedAtMillis(),
-        stamp.generation(), stamp.keyed(), record.topic(), record.partition(), consumer,
-        subscription, redelivery, Long.toString(record.offset()), now);
+    return new AuditRecord(key, stamp.producer(), stamp.epoch(), stamp.sequence(),
+        stamp.producedAtMillis(), stamp.generation(), stamp.keyed(), record.topic(),
+        record.partition(), consumer, subscription, redelivery, Long.toString(record.offset()), now);
   }
 
   /** Flushes the recorder (a committed offset should not be ahead of the log). */

@@ -12,33 +12,18 @@ import java.util.function.LongConsumer;
 
 /**
  * Finds the out-of-order pairs per key in a stream of {@link AuditRecord}s and names the cause of
- * each: the per-key ordering audit.
+ * each: the per-key ordering audit of a log, in memory.
  *
  * <p>Records are fed in observation order ({@link #accept}). A <b>stream</b> is one (topic,
- * producer, key); a record whose sequence is below the highest sequence already seen in its
- * stream was observed after a message its producer sent later: that pair (the record holding the
- * highest sequence, this record) is one finding. Each late record is reported once. A record
- * repeating the highest sequence is a duplicate (counted, not a finding).
- *
- * <p>Cause of a pair ({@code a} sent later and seen first, {@code b} sent earlier):
- * <ol>
- *   <li>different partitions: {@link AuditCause#KEYLESS_SEND} if either had no key, else
- *       {@link AuditCause#REDELIVERY} if {@code b} is a redelivery, else
- *       {@link AuditCause#ROUTING_CHANGE};</li>
- *   <li>same partition: {@link AuditCause#REDELIVERY} if {@code b} is a redelivery; else
- *       {@link AuditCause#PRODUCER_RETRY} if both positions are known and {@code b} is later in
- *       the log; else, with different consumers, {@link AuditCause#WRONG_SUBSCRIPTION_TYPE} if
- *       either subscription is Shared (or a Kafka share group), else {@link AuditCause#REDELIVERY}
- *       (an older message can reach another consumer after a newer one only by being delivered
- *       again: crash, Failover switch, rebalance without committed offsets);</li>
- *   <li>same key, partition and consumer otherwise: {@link AuditCause#BROKER_SUSPECT}.</li>
- * </ol>
+ * producer, producer epoch, key); the rules that find a pair and name its cause are
+ * {@link KeyStreamState}'s, applied to each stream's records (the continuous audit applies the
+ * same ones). Each late record is reported once; a record repeating the highest sequence is a
+ * duplicate (counted, not a finding).
  *
  * <p>Memory is bounded: at most {@code maxKeys} streams are tracked (least recently seen ones are
  * forgotten beyond that and counted in {@link AuditReport#forgottenKeys()}; a pair whose first
- * message was forgotten is missed), each about 200 bytes plus its key and producer text; at most
- * {@code maxFindings} findings are kept in full, all are counted. Not thread-safe: feed it from one
- * thread.
+ * message was forgotten is missed); at most {@code maxFindings} findings are kept in full, all are
+ * counted. Not thread-safe: feed it from one thread.
  */
 public final class OrderingAudit {
   /** Default of {@link Builder#maxKeys}. */
@@ -48,7 +33,7 @@ public final class OrderingAudit {
 
   private final int maxKeys;
   private final int maxFindings;
-  private final Map<Stream, State> streams;
+  private final Map<Stream, KeyStreamState> streams;
   private final List<AuditFinding> findings = new ArrayList<>();
   private final EnumMap<AuditCause, Long> counts = new EnumMap<>(AuditCause.class);
   private long records;
@@ -65,7 +50,7 @@ public final class OrderingAudit {
       private static final long serialVersionUID = 1L;
 
       @Override
-      protected boolean removeEldestEntry(Map.Entry<Stream, State> eldest) {
+      protected boolean removeEldestEntry(Map.Entry<Stream, KeyStreamState> eldest) {
         if (size() > maxKeys) {
           forgotten++;
           return true;
@@ -99,103 +84,46 @@ public final class OrderingAudit {
   public void accept(AuditRecord r) {
     Objects.requireNonNull(r, "record");
     records++;
-    Stream key = new Stream(r.topic(), r.producer(), r.key());
-    State state = streams.get(key);
+    Stream probe = new Stream(r);
+    KeyStreamState state = streams.get(probe);
     if (state == null) {
-      streams.put(key, new State(r));
+      KeyStreamState first = new KeyStreamState(r);
+      streams.put(new Stream(first, probe.hash), first);
       streamsSeen++;
       return;
     }
-    AuditRecord latest = state.latest;
-    if (r.sequence() > latest.sequence()) {
-      state.latest = r;
-      return;
-    }
-    if (r.sequence() == latest.sequence()) {
+    KeyStreamState.Observation o = state.observe(r);
+    if (o == KeyStreamState.Observation.DUPLICATE) {
       duplicates++;
       return;
     }
-    AuditCause cause = classify(latest, r);
+    AuditFinding f = o.finding();
+    if (f == null) {
+      return;
+    }
     pairs++;
-    counts.merge(cause, 1L, Long::sum);
-    if (!state.reported) {
-      state.reported = true;
+    counts.merge(f.cause(), 1L, Long::sum);
+    if (o.firstPairOfStream()) {
       keysWithFindings++;
     }
     if (findings.size() < maxFindings) {
-      findings.add(new AuditFinding(cause, latest, r));
+      findings.add(f);
     }
   }
 
   /**
-   * Names the cause of one pair (the rules are in the class comment).
+   * Names the cause of one pair: {@link KeyStreamState#classify}.
    *
    * @param sentLater the message with the higher sequence, observed first
    * @param sentEarlier the message with the lower sequence, observed after it
    * @return the cause
    */
   public static AuditCause classify(AuditRecord sentLater, AuditRecord sentEarlier) {
-    AuditRecord a = sentLater;
-    AuditRecord b = sentEarlier;
-    if (a.partition() != b.partition()) {
-      if (!a.keyed() || !b.keyed()) {
-        return AuditCause.KEYLESS_SEND;
-      }
-      return b.redelivered() ? AuditCause.REDELIVERY : AuditCause.ROUTING_CHANGE;
-    }
-    if (b.redelivered()) {
-      return AuditCause.REDELIVERY;
-    }
-    if (comparePositions(b.position(), a.position()) > 0) {
-      return AuditCause.PRODUCER_RETRY;
-    }
-    if (!a.consumer().equals(b.consumer())) {
-      return isShared(a.subscription()) || isShared(b.subscription())
-          ? AuditCause.WRONG_SUBSCRIPTION_TYPE : AuditCause.REDELIVERY;
-    }
-    return AuditCause.BROKER_SUSPECT;
+    return KeyStreamState.classify(sentLater, sentEarlier);
   }
 
-  private static boolean isShared(String subscription) {
-    return "Shared".equalsIgnoreCase(subscription) || "kafka-share".equalsIgnoreCase(subscription);
-  }
-
-  /**
-   * Compares two positions of one partition ({@code offset} or {@code ledger:entry:batch});
-   * returns 0 when either is unknown or they have different shapes.
-   */
   static int comparePositions(String x, String y) {
-    if (x == null || y == null) {
-      return 0;
-    }
-    long[] a = parsePosition(x);
-    long[] b = parsePosition(y);
-    if (a == null || b == null || a.length != b.length) {
-      return 0;
-    }
-    for (int i = 0; i < a.length; i++) {
-      int c = Long.compare(a[i], b[i]);
-      if (c != 0) {
-        return c;
-      }
-    }
-    return 0;
-  }
-
-  private static long[] parsePosition(String s) {
-    String[] parts = s.split(":", 4);
-    if (parts.length > 3) {
-      return null;
-    }
-    long[] out = new long[parts.length];
-    try {
-      for (int i = 0; i < parts.length; i++) {
-        out[i] = Long.parseLong(parts[i]);
-      }
-    } catch (NumberFormatException e) {
-      return null;
-    }
-    return out;
+    return KeyStreamState.comparePositions(x, y);
   }
 
   /** Returns the report of everything fed so far (a snapshot; feeding may continue). */
@@ -224,7 +152,9 @@ public final class OrderingAudit {
    * @param progress called with the number of records read, every {@code progressEvery} records
    * @param progressEvery the progress interval, at least 1
    * @return the report, with the skipped-line count
-   * @throws AuditLogException for an unreadable file or a bad line (unless skipping)
+   * @throws AuditLogException for an unreadable file, or a bad line or a read error (a truncated
+   *     {@code .gz}) unless skipping; when skipping, a read error ends that file and is named in
+   *     {@link AuditReport#readErrors()}
    */
   public AuditReport auditFiles(List<Path> files, boolean skipBadLines, LongConsumer progress,
       long progressEvery) {
@@ -255,13 +185,17 @@ public final class OrderingAudit {
       }
       long skipped = 0;
       String firstSkipped = null;
+      List<String> readErrors = new ArrayList<>();
       for (AuditLogReader r : readers) {
         skipped += r.skippedLines();
         if (firstSkipped == null) {
           firstSkipped = r.firstSkipped();
         }
+        if (r.readError() != null) {
+          readErrors.add(r.readError());
+        }
       }
-      return report().withSkipped(skipped, firstSkipped);
+      return report().withSkipped(skipped, firstSkipped, readErrors);
     } finally {
       for (AuditLogReader r : readers) {
         try {
@@ -291,38 +225,42 @@ public final class OrderingAudit {
     }
   }
 
+  /**
+   * A stream's identity in the map: the fields {@link KeyStreamState#sameStream} compares. A
+   * lookup probe holds the record; a stored key reads them from its state's latest record, so the
+   * map keeps no second copy of the stream's texts.
+   */
   private static final class Stream {
-    final String topic;
-    final String producer;
-    final String key;
+    private final AuditRecord probe;
+    private final KeyStreamState state;
+    private final int hash;
 
-    Stream(String topic, String producer, String key) {
-      this.topic = topic;
-      this.producer = producer;
-      this.key = key;
+    Stream(AuditRecord probe) {
+      this.probe = probe;
+      this.state = null;
+      this.hash = ((probe.key().hashCode() * 31 + probe.producer().hashCode()) * 31
+          + Objects.hashCode(probe.producerEpoch())) * 31 + probe.topic().hashCode();
+    }
+
+    Stream(KeyStreamState state, int hash) {
+      this.probe = null;
+      this.state = state;
+      this.hash = hash;
+    }
+
+    private AuditRecord record() {
+      return state != null ? state.latest() : probe;
     }
 
     @Override
     public boolean equals(Object o) {
-      if (!(o instanceof Stream)) {
-        return false;
-      }
-      Stream x = (Stream) o;
-      return key.equals(x.key) && producer.equals(x.producer) && topic.equals(x.topic);
+      return o instanceof Stream && hash == ((Stream) o).hash
+          && KeyStreamState.sameStream(record(), ((Stream) o).record());
     }
 
     @Override
     public int hashCode() {
-      return (key.hashCode() * 31 + producer.hashCode()) * 31 + topic.hashCode();
-    }
-  }
-
-  private static final class State {
-    AuditRecord latest;
-    boolean reported;
-
-    State(AuditRecord latest) {
-      this.latest = latest;
+      return hash;
     }
   }
 

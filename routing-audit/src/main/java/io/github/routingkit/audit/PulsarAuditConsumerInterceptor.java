@@ -73,17 +73,16 @@ public final class PulsarAuditConsumerInterceptor<T> implements ConsumerIntercep
     int partition = -1;
     int at = topic == null ? -1 : topic.lastIndexOf("-partition-");
     if (at > 0) {
-      try {
-        partition = Integer.parseInt(topic.substring(at + "-partition-".length()));
+      long n = AuditStamp.parseDigits(topic, at + "-partition-".length(), topic.length(), false);
+      if (n >= 0 && n <= Integer.MAX_VALUE) {
+        partition = (int) n;
         topic = topic.substring(0, at);
-      } catch (NumberFormatException e) {
-        partition = -1;
       }
     }
     String name = consumer.getConsumerName();
-    return new AuditRecord(key, stamp.producer(), stamp.sequence(), stamp.producedAtMillis(),
-        stamp.generation(), stamp.keyed(), topic == null ? "" : topic, partition,
-        name == null ? "" : name, subscriptionType(consumer),
+    return new AuditRecord(key, stamp.producer(), stamp.epoch(), stamp.sequence(),
+        stamp.producedAtMillis(), stamp.generation(), stamp.keyed(), topic == null ? "" : topic,
+        partition, name == null ? "" : name, subscriptionType(consumer),
         Math.max(0, message.getRedeliveryCount()), position(message.getMessageId()),
         System.currentTimeMillis());
   }

@@ -18,11 +18,15 @@ import org.apache.pulsar.client.impl.MessageImpl;
  * property. A message counts as keyed if it has a key or an ordering key. Pulsar's interceptor
  * API returns the message; the property is added to its metadata through pulsar-client's
  * {@code MessageImpl} (the same class in {@code pulsar-client} and {@code pulsar-client-original}
- * 4.x); a message of another class is passed on unstamped. No lock, no I/O; 32 KiB. Thread-safe.
+ * 4.x); a message of another class is passed on unstamped. Each interceptor instance draws a
+ * random epoch that the stamp carries beside the producer id ({@link AuditStamp}), so a restarted
+ * producer with the same id is a new instance to the audit. No lock, no I/O; 32 KiB. Thread-safe.
  */
 public final class PulsarAuditProducerInterceptor implements ProducerInterceptor {
   private final AuditStamp.Sequencer sequencer = new AuditStamp.Sequencer();
-  private final byte[] producerId;
+  private final String producerId;
+  private final String epoch = AuditStamp.newEpoch();
+  private final byte[] producerField;
   private final String generation;
 
   /** Stamps with a random producer id ({@code producer-} and 8 hex digits), no fixed generation. */
@@ -51,8 +55,19 @@ public final class PulsarAuditProducerInterceptor implements ProducerInterceptor
     if (producerId.isEmpty()) {
       throw new IllegalArgumentException("producer id must not be empty");
     }
-    this.producerId = producerId.getBytes(StandardCharsets.UTF_8);
+    this.producerId = producerId;
+    this.producerField = AuditStamp.producerField(producerId, epoch);
     this.generation = generation;
+  }
+
+  /** Returns the producer id stamped on the messages. */
+  public String producerId() {
+    return producerId;
+  }
+
+  /** Returns this instance's epoch (12 hex digits, random), stamped beside the producer id. */
+  public String epoch() {
+    return epoch;
   }
 
   @Override
@@ -75,7 +90,7 @@ public final class PulsarAuditProducerInterceptor implements ProducerInterceptor
     long seq = sequencer.next(AuditStamp.hash(logical));
     String gen = generation != null ? generation : message.getProperty(AuditStamp.VERSION_HEADER);
     long producedAt = System.currentTimeMillis();
-    byte[] stamp = AuditStamp.encode(seq, producedAt, keyed, gen, producerId);
+    byte[] stamp = AuditStamp.encode(seq, producedAt, keyed, gen, producerField);
     impl.getMessageBuilder().addProperty().setKey(AuditStamp.HEADER)
         .setValue(new String(stamp, StandardCharsets.UTF_8));
     return message;

@@ -29,7 +29,12 @@ class AuditStampTest {
       byte[] v = AuditStamp.encode(seq, ts, keyed, gen, producer.getBytes(StandardCharsets.UTF_8));
       AuditStamp.Stamp s = AuditStamp.decode(v);
       assertThat(s).as("seed %d", seed).isEqualTo(new AuditStamp.Stamp(seq, ts, keyed, gen,
-          new String(producer.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)));
+          new String(producer.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8), null));
+      String epoch = AuditStamp.newEpoch();
+      AuditStamp.Stamp withEpoch = AuditStamp.decode(AuditStamp.encode(seq, ts, keyed, gen,
+          AuditStamp.producerField(producer, epoch)));
+      assertThat(withEpoch.epoch()).as("seed %d", seed).isEqualTo(epoch);
+      assertThat(withEpoch.producer()).as("seed %d", seed).isEqualTo(s.producer());
     }
     assertThat(AuditStamp.decode(AuditStamp.encode(1, 2, true, "a,b", new byte[] {'p'})).generation())
         .isNull();

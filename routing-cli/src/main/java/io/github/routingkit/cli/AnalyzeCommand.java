@@ -139,7 +139,19 @@ final class AnalyzeCommand implements Callable<Integer> {
     PrintWriter err = cmd.getErr();
     DistributionReport.Builder builder =
         DistributionReport.builder(router, partitions).topK(top).exactKeyLimit(exactKeys);
-    KeyInput.Stats stats = input.forEachKey(builder::add, err);
+    // a router of its own for the schema-id scan, so stateful layers are not fed twice
+    KeyRouter scanRouter = routerOptions.router(cmd);
+    SchemaIdScan schemaIds = new SchemaIdScan(routerOptions.keyFormat(cmd));
+    KeyInput.Stats stats = input.forEachKey(key -> {
+      builder.add(key);
+      // a schema-registry key in a text file is a 0x<hex> line (a NUL byte makes a file binary);
+      // the check routes its bytes
+      if (key.startsWith("0x00")) {
+        schemaIds.accept(key, scanRouter.partition(SchemaIdScan.bytesOf(key), partitions));
+      } else {
+        schemaIds.accept(key, -1); // counted as keyed; no header, never looked up
+      }
+    }, err);
     if (stats.skipped() > 0 && !input.quiet) {
       err.printf(Locale.ROOT, "routing: skipped %,d blank or short lines%n", stats.skipped());
     }
@@ -150,11 +162,13 @@ final class AnalyzeCommand implements Callable<Integer> {
         out.print(report.toCsv());
         break;
       case "json":
-        out.println(report.toJson());
+        out.println(schemaIds.found() ? withSchemaRegistry(report.toJson(), schemaIds)
+            : report.toJson());
         break;
       default:
         out.println("keys              " + input.displayName() + " (" + String.format(Locale.ROOT, "%,d",
             stats.keys()) + " keys)");
+        out.print(schemaIds.toText());
         out.print(report.toText());
     }
     out.flush();
@@ -230,8 +244,8 @@ final class AnalyzeCommand implements Callable<Integer> {
           + " are for --keys files, not a live topic");
     }
     checkCommon(cmd);
-    Duration wait = duration(cmd, "--timeout", timeout);
-    Duration window = since == null ? null : duration(cmd, "--since", since);
+    Duration wait = duration(cmd, "--timeout", timeout, MAX_TIMEOUT);
+    Duration window = since == null ? null : duration(cmd, "--since", since, MAX_SINCE);
     PrintWriter err = cmd.getErr();
     boolean kafka = bootstrapServer != null;
     if (!kafka && !routerOptions.given()) {
@@ -246,6 +260,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         ? KafkaTopic.open(bootstrapServer, topic, mode, window, wait, clientConfig(cmd))
         : PulsarTopic.open(serviceUrl, adminUrl, topic, mode, window, wait)) {
       LiveReport live = new LiveReport(t, router, routerName, top, exactKeys);
+      live.keyFormat(routerOptions.keyFormat(cmd));
       long[] lastPrint = {System.nanoTime()};
       LiveTopic.ReadResult read = t.read(sample, live, records -> {
         long now = System.nanoTime();
@@ -279,6 +294,19 @@ final class AnalyzeCommand implements Callable<Integer> {
     }
   }
 
+  /** The report's JSON with a "schemaRegistry" object added. */
+  private static String withSchemaRegistry(String json, SchemaIdScan schemaIds) {
+    try {
+      com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper();
+      com.fasterxml.jackson.databind.node.ObjectNode o =
+          (com.fasterxml.jackson.databind.node.ObjectNode) m.readTree(json);
+      o.set("schemaRegistry", m.valueToTree(schemaIds.toMap()));
+      return m.writeValueAsString(o);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** How often a long live read prints a progress line. */
   static final long PROGRESS_NANOS = 5_000_000_000L;
   /** {@link #PROGRESS_NANOS}; tests lower it to see the lines. */
@@ -304,8 +332,17 @@ final class AnalyzeCommand implements Callable<Integer> {
     return p;
   }
 
-  /** {@code 30s}, {@code 15m}, {@code 2h}, {@code 7d}, {@code 500ms} or ISO-8601 ({@code PT1H}). */
-  static Duration duration(CommandLine cmd, String option, String text) {
+  /** The longest {@code --timeout}: 365 days (every wait is converted to milliseconds). */
+  static final Duration MAX_TIMEOUT = Duration.ofDays(365);
+  /** The longest {@code --since}: 36,525 days (100 years; a window from before 1970 reads all). */
+  static final Duration MAX_SINCE = Duration.ofDays(36_525);
+
+  /**
+   * {@code 30s}, {@code 15m}, {@code 2h}, {@code 7d}, {@code 500ms} or ISO-8601 ({@code PT1H}),
+   * positive and at most {@code max}; anything else is a usage error naming the option, the value
+   * and the rule.
+   */
+  static Duration duration(CommandLine cmd, String option, String text, Duration max) {
     String t = text.trim().toLowerCase(Locale.ROOT);
     Duration d = null;
     try {
@@ -332,6 +369,10 @@ final class AnalyzeCommand implements Callable<Integer> {
     if (d == null || d.isNegative() || d.isZero()) {
       throw new ParameterException(cmd, option + " was '" + text + "', must be a positive"
           + " duration such as 30s, 15m, 2h, 7d or PT1H");
+    }
+    if (d.compareTo(max) > 0) {
+      throw new ParameterException(cmd, option + " was '" + text + "', must be at most "
+          + max.toDays() + "d");
     }
     return d;
   }

@@ -23,17 +23,33 @@ import picocli.CommandLine.Spec;
         + " scheme RoutingKit reproduces, with the scheme's native placement).")
 final class CompareCommand implements Callable<Integer> {
   /** Which clients use a scheme, by enum constant name (a test checks every scheme is listed). */
-  static final Map<String, String> CLIENTS = Map.of(
-      "KAFKA_MURMUR2", "Kafka Java client default; librdkafka murmur2 / murmur2_random",
-      "PULSAR_JAVA_STRING", "Pulsar Java client default (JavaStringHash)",
-      "PULSAR_MURMUR3", "Pulsar Murmur3_32Hash (Java, C++ and Go clients agree)",
-      "LIBRDKAFKA_CRC32", "librdkafka default consistent_random / consistent (CRC32)",
-      "LIBRDKAFKA_FNV1A", "librdkafka fnv1a / fnv1a_random (agrees with Sarama's default)",
-      "SARAMA_FNV1A", "Sarama (Go) default hash partitioner (FNV-1a)",
-      "SARAMA_FNV1A_REFERENCE", "Sarama NewReferenceHashPartitioner (FNV-1a, masked)",
-      "PULSAR_GO_JAVA_STRING", "Pulsar Go client default (JavaStringHash over UTF-8 bytes)",
-      "KAFKAJS_LEGACY", "KafkaJS 1.x default; 2.x LegacyPartitioner",
-      "XXH3_64", "RoutingKit XXH3 (no client default)");
+  static final Map<String, String> CLIENTS = Map.ofEntries(
+      Map.entry("KAFKA_MURMUR2", "Kafka Java client default; librdkafka murmur2 / murmur2_random;"
+          + " KafkaJS 2.x default; kafka-go Murmur2Balancer"),
+      Map.entry("PULSAR_JAVA_STRING", "Pulsar Java client default (JavaStringHash)"),
+      Map.entry("PULSAR_MURMUR3", "Pulsar Murmur3_32Hash (Java, C++ / Python / Node.js and Go"
+          + " clients agree)"),
+      Map.entry("LIBRDKAFKA_CRC32", "librdkafka default consistent_random / consistent (CRC32);"
+          + " confluent-kafka-go/-python default; kafka-go CRC32Balancer"),
+      Map.entry("LIBRDKAFKA_FNV1A", "librdkafka fnv1a / fnv1a_random (agrees with Sarama's default)"),
+      Map.entry("SARAMA_FNV1A", "Sarama (Go) default hash partitioner (FNV-1a); kafka-go Hash"),
+      Map.entry("SARAMA_FNV1A_REFERENCE", "Sarama NewReferenceHashPartitioner (FNV-1a, masked);"
+          + " kafka-go ReferenceHash"),
+      Map.entry("PULSAR_GO_JAVA_STRING", "Pulsar Go client default (JavaStringHash over UTF-8 bytes)"),
+      Map.entry("KAFKAJS_LEGACY", "KafkaJS 1.x default; 2.x LegacyPartitioner"),
+      Map.entry("PULSAR_CPP_BOOST_PRE_1_81", "Pulsar C++ 3.0-3.4 / Python 3.0-3.5 / Node.js <= 1.10"
+          + " default (BoostHash, Boost <= 1.80)"),
+      Map.entry("PULSAR_CPP_BOOST_PRE_1_81_UNSIGNED_CHAR", "the same on Linux aarch64 (unsigned"
+          + " char)"),
+      Map.entry("PULSAR_CPP_BOOST_1_81", "Pulsar C++ client built with Boost 1.81 (BoostHash)"),
+      Map.entry("PULSAR_CPP_BOOST_FROM_1_82", "Pulsar C++ 3.5+ / Python 3.6+ / Node.js 1.11+ default"
+          + " (BoostHash, Boost >= 1.82)"),
+      Map.entry("XXH3_64", "RoutingKit XXH3 (no client default)"));
+
+  /** Client defaults that ignore keys: printed below the table, since no scheme agrees with them. */
+  static final String KEYS_IGNORED = "kafka-go Writer default (no Balancer set: RoundRobin) ignores"
+      + " keys: every message goes to the next partition, so this key lands on all of them in turn"
+      + " (set Balancer: &kafka.Hash{} = sarama-fnv1a, kafka.Murmur2Balancer{} = kafka-murmur2)";
 
   @Spec
   CommandLine.Model.CommandSpec spec;
@@ -102,6 +118,7 @@ final class CompareCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, row, s.id(), hash, s.nativePlacement().id(), partition,
           CLIENTS.getOrDefault(s.name(), s.id()));
     }
+    out.printf(Locale.ROOT, "%n%s%n", KEYS_IGNORED);
     out.flush();
     return 0;
   }

@@ -57,6 +57,8 @@ final class KafkaTopic implements LiveTopic {
   private final Duration timeout;
   private final Properties clientConfig;
   private final List<String> notes = new ArrayList<>();
+  /** The topic's id when it was described: a topic deleted and created again has a new one. */
+  private org.apache.kafka.common.Uuid topicId;
   private final Admin admin;
   private int n;
   private long[] earliest;
@@ -116,6 +118,7 @@ final class KafkaTopic implements LiveTopic {
   private void describeTopic() {
     TopicDescription d = get(admin.describeTopics(List.of(topic)).allTopicNames(), "describe")
         .get(topic);
+    topicId = d.topicId();
     List<TopicPartitionInfo> infos = d.partitions();
     n = infos.size();
     if (n > AnalyzeCommand.MAX_PARTITIONS) {
@@ -218,6 +221,11 @@ final class KafkaTopic implements LiveTopic {
   }
 
   @Override
+  public Window window() {
+    return window;
+  }
+
+  @Override
   public List<String> notes() {
     return notes;
   }
@@ -229,12 +237,13 @@ final class KafkaTopic implements LiveTopic {
     for (int p = 0; p < n; p++) {
       total += latest[p] - base[p];
     }
-    long[] quota = new long[n];
+    long[] counts = new long[n];
+    for (int p = 0; p < n; p++) {
+      counts[p] = latest[p] - base[p];
+    }
+    long[] quota = quotas(counts, total, limit);
     long[] start = new long[n];
     for (int p = 0; p < n; p++) {
-      long count = latest[p] - base[p];
-      quota[p] = total <= limit ? count
-          : Math.min(count, (long) Math.floor((double) limit * count / total));
       start[p] = window == Window.NEWEST ? latest[p] - quota[p] : base[p];
     }
     windowText = (window == Window.NEWEST ? "the newest records"
@@ -302,9 +311,14 @@ final class KafkaTopic implements LiveTopic {
           done.forEach(active::remove);
         }
         if (records.isEmpty() && System.nanoTime() - lastRecord > timeout.toNanos()) {
-          // records deleted by retention during the read, or a broker that stopped answering
+          // records deleted by retention during the read, the topic deleted, or a broker that
+          // stopped answering
           stalled.addAll(active.values());
           stalled.sort(null);
+          if (!stillExists()) {
+            notes.add("topic " + topic + " was deleted during the read: this report covers only"
+                + String.format(Locale.ROOT, " the %,d records read before it vanished", read));
+          }
           break;
         }
         progress.update(read);
@@ -322,6 +336,63 @@ final class KafkaTopic implements LiveTopic {
       throw new KeyInput.InputException("cannot read " + describe() + ": " + message(e));
     }
     return new ReadResult(read, capped, stalled);
+  }
+
+  /**
+   * Whether the topic read is still there: false when it is gone, or was deleted and created again
+   * (a new topic id, e.g. by auto-creation); true when the cluster cannot tell (then nothing is
+   * claimed).
+   */
+  private boolean stillExists() {
+    try {
+      TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()
+          .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic);
+      return d == null || topicId == null || topicId.equals(d.topicId());
+    } catch (ExecutionException e) {
+      return !(e.getCause() instanceof UnknownTopicOrPartitionException);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return true;
+    } catch (java.util.concurrent.TimeoutException e) {
+      return true;
+    }
+  }
+
+  /**
+   * Each partition's share of a sample of {@code limit} records from partitions holding
+   * {@code counts} ({@code total} in all): all of them if the window holds no more than the limit,
+   * else {@code limit} in proportion by largest remainder (the floors, then one more for the
+   * largest fractional parts, lower partitions first on ties), never more than a partition holds.
+   * The quotas add up to {@code min(limit, total)}, so a sample smaller than the partition count
+   * still reads records.
+   */
+  static long[] quotas(long[] counts, long total, long limit) {
+    int n = counts.length;
+    long[] quota = new long[n];
+    if (total <= limit) {
+      return counts.clone();
+    }
+    double[] remainder = new double[n];
+    long given = 0;
+    for (int p = 0; p < n; p++) {
+      double exact = (double) limit * counts[p] / total;
+      quota[p] = Math.min(counts[p], (long) Math.floor(exact));
+      remainder[p] = quota[p] < counts[p] ? exact - quota[p] : -1;
+      given += quota[p];
+    }
+    Integer[] order = new Integer[n];
+    for (int p = 0; p < n; p++) {
+      order[p] = p;
+    }
+    java.util.Arrays.sort(order, (a, b) -> Double.compare(remainder[b], remainder[a]));
+    for (int k = 0; given < limit && k < n; k++) {
+      int p = order[k];
+      if (remainder[p] >= 0) {
+        quota[p]++;
+        given++;
+      }
+    }
+    return quota;
   }
 
   private static String key(byte[] key) {

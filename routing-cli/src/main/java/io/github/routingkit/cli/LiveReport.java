@@ -44,6 +44,8 @@ final class LiveReport implements LiveTopic.RecordSink {
   private final KeyRouter router;
   private final String routerName;
   private final int n;
+  /** How many of the hottest keys the text lists ({@code --top}). */
+  private final int top;
   private final DistributionReport.Builder builder;
   private final long[] sampled;
   private final long[] keyless;
@@ -53,9 +55,12 @@ final class LiveReport implements LiveTopic.RecordSink {
   private LiveTopic.ReadResult read;
   private long millis;
   private DistributionReport report;
+  /** Keys with a schema-registry header, their schema ids, values on several partitions. */
+  private SchemaIdScan schemaIds = new SchemaIdScan(io.github.routingkit.KeyFormat.RAW);
 
   LiveReport(LiveTopic topic, KeyRouter router, String routerName, int top, int exactKeys) {
     this.topic = topic;
+    this.top = top;
     this.router = router;
     this.routerName = routerName;
     this.n = topic.partitions();
@@ -76,9 +81,15 @@ final class LiveReport implements LiveTopic.RecordSink {
     }
     keyed++;
     builder.add(key, partition, 1);
+    schemaIds.accept(key, partition);
     if (router.partition(key, n) == partition) {
       routerMatches++;
     }
+  }
+
+  /** Reads schema-registry headers with {@code format} (Confluent's layout for raw); before reading. */
+  void keyFormat(io.github.routingkit.KeyFormat format) {
+    schemaIds = new SchemaIdScan(format);
   }
 
   /** Records what the read did and builds the statistics; call once, after the read. */
@@ -87,7 +98,8 @@ final class LiveReport implements LiveTopic.RecordSink {
     this.millis = elapsedMillis;
     if (result.records() == 0) {
       throw new KeyInput.InputException(topic.describe() + " holds no records in the window ("
-          + topic.windowText() + "); try --from-beginning or a longer --since");
+          + topic.windowText() + ")" + (topic.window() == LiveTopic.Window.FROM_BEGINNING ? ""
+              : "; try --from-beginning or a longer --since"));
     }
     if (keyed == 0) {
       throw new KeyInput.InputException(topic.describe() + ": all " + result.records()
@@ -217,7 +229,8 @@ final class LiveReport implements LiveTopic.RecordSink {
     for (String note : topic.notes()) {
       sb.append("note              ").append(note).append('\n');
     }
-    sb.append('\n').append(report.toText());
+    sb.append(schemaIds.toText());
+    sb.append('\n').append(report.toText(top));
     sb.append("\npartition sizes (admin API) and sample\n");
     sb.append("partition    records      bytes    backlog    rate-in    sampled    keyless\n");
     for (LiveTopic.PartitionSize s : topic.sizes()) {
@@ -277,6 +290,9 @@ final class LiveReport implements LiveTopic.RecordSink {
     }
     o.putArray("notes").addAll(topic.notes().stream()
         .map(JSON.getNodeFactory()::textNode).toList());
+    if (schemaIds.found()) {
+      o.set("schemaRegistry", JSON.valueToTree(schemaIds.toMap()));
+    }
     try {
       o.set("sample", JSON.readTree(report.toJson()));
       return JSON.writeValueAsString(o);

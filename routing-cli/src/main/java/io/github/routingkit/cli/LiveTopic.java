@@ -70,6 +70,9 @@ interface LiveTopic extends AutoCloseable {
   /** Returns the window read, e.g. {@code "the newest 1,000,000 records"}. */
   String windowText();
 
+  /** Returns which records the read takes: the oldest retained, the newest, or a time window. */
+  Window window();
+
   /** Returns the partition count, at least 1. */
   int partitions();
 

@@ -171,15 +171,14 @@ final class PlanCommand implements Callable<Integer> {
         skewAtN = skew;
         if (round == 0 && !report.topKeys().isEmpty()) {
           DistributionReport.KeyShare hot = report.topKeys().get(0);
-          double hotRate = hot.share() * Math.max(peakWrite, peakConsume == null ? 0 : peakConsume);
-          double limit = Math.min(partitionWrite, partitionConsume == null
-              ? Double.MAX_VALUE : partitionConsume);
-          if (hotRate * headroom > limit) {
+          // each direction against its own limit: the key's write rate against what a partition
+          // takes in, its consume rate against what a partition's consumer keeps up with
+          String blocked = hotKeyBlocked(out, hot, "write", peakWrite, partitionWrite);
+          if (blocked == null && peakConsume != null) {
+            blocked = hotKeyBlocked(out, hot, "consume", peakConsume, partitionConsume);
+          }
+          if (blocked != null) {
             hotKeyBlocks = true;
-            out.printf(Locale.ROOT, "hot key   '%s' carries %.2f%% of the messages = %,.0f msg/s at"
-                + " peak, more than one partition handles with headroom (%,.0f msg/s): no partition"
-                + " count fixes this, fix the key design (salt or split the key, or a hot-key"
-                + " strategy)%n", hot.key(), hot.share() * 100, hotRate, limit / headroom);
             break;
           }
         }
@@ -239,6 +238,25 @@ final class PlanCommand implements Callable<Integer> {
       return RoutingCli.EXIT_CHECK_FAILED;
     }
     return 0;
+  }
+
+  /**
+   * Whether the hot key alone needs more than one partition takes in one direction: its share of
+   * the peak, with headroom, against that direction's per-partition limit. Prints the finding and
+   * returns the direction if so, else null.
+   */
+  private String hotKeyBlocked(PrintWriter out, DistributionReport.KeyShare hot, String direction,
+      double peak, double perPartition) {
+    double hotRate = hot.share() * peak;
+    if (hotRate * headroom <= perPartition) {
+      return null;
+    }
+    out.printf(Locale.ROOT, "hot key   '%s' carries %.2f%% of the messages = %,.0f msg/s %s at"
+        + " peak, more than one partition handles with headroom (%,.0f msg/s): no partition"
+        + " count fixes this, fix the key design (salt or split the key, or a hot-key"
+        + " strategy)%n", hot.key(), hot.share() * 100, hotRate, direction,
+        perPartition / headroom);
+    return direction;
   }
 
   /** Prints the sample's skew at {@code n} partitions; returns it (1.0 when within chance). */

@@ -210,6 +210,11 @@ final class PulsarTopic implements LiveTopic {
   }
 
   @Override
+  public Window window() {
+    return window;
+  }
+
+  @Override
   public List<String> notes() {
     return notes;
   }

@@ -5,7 +5,9 @@ import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingConfigException;
+import io.github.routingkit.KeyFormat;
 import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.router.KeyFormatRouter;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -44,9 +46,28 @@ final class RouterOptions {
       description = "A properties file with routing.* keys (as in a producer config).")
   Path spec;
 
+  @Option(names = "--key-format", paramLabel = "ID",
+      description = "As routing.key.format: raw (default) or a schema-registry wire format whose"
+          + " header is not hashed: confluent, confluent-protobuf, apicurio-protobuf,"
+          + " apicurio-legacy, apicurio-legacy-protobuf. With --spec, overrides the file's.")
+  String keyFormat;
+
   /** Whether any of --scheme, --placement, --spec was given. */
   boolean given() {
     return scheme != null || placement != null || spec != null;
+  }
+
+  /** The key format: --key-format, else the --spec file's routing.key.format, else raw. */
+  KeyFormat keyFormat(CommandLine cmd) {
+    if (keyFormat != null) {
+      try {
+        return KeyFormat.fromId(keyFormat);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(cmd, "--key-format " + e.getMessage());
+      }
+    }
+    return spec == null ? KeyFormat.RAW : parse(loadProperties(spec, "--spec"), spec, "--spec")
+        .keyFormat();
   }
 
   /**
@@ -125,7 +146,7 @@ final class RouterOptions {
         cmd.getErr().flush();
       }
       try {
-        return new SpecRouter(parsed.keyRouter(), "--spec " + spec);
+        return new SpecRouter(parsed.withKeyFormat(keyFormat(cmd)).keyRouter(), "--spec " + spec);
       } catch (RuntimeException e) {
         throw new KeyInput.InputException("bad --spec " + spec + ": " + e.getMessage());
       }
@@ -136,7 +157,8 @@ final class RouterOptions {
       cmd.getErr().println("routing: " + echo);
       cmd.getErr().flush();
     }
-    return HashRouter.of(s.scheme(), s.placement(), KeylessPolicy.ROUND_ROBIN);
+    return KeyFormatRouter.of(keyFormat(cmd),
+        HashRouter.of(s.scheme(), s.placement(), KeylessPolicy.ROUND_ROBIN));
   }
 
   /**

@@ -99,12 +99,23 @@ public final class RoutingCli implements Runnable {
       err.flush();
       return EXIT_INTERNAL;
     });
+    if (args.length > 0 && args[0] != null && !args[0].startsWith("-")
+        && !cmd.getSubcommands().isEmpty() && !cmd.getSubcommands().containsKey(args[0])) {
+      // picocli would answer "routing frobnicate --help" with the top-level help and exit 0
+      String near = io.github.routingkit.config.RoutingSpec.nearest(args[0],
+          cmd.getSubcommands().keySet());
+      err.println("routing: unknown command '" + oneLine(args[0]) + "'"
+          + (near == null ? "" : " (did you mean " + near + "?)") + ", the commands are "
+          + String.join(", ", cmd.getSubcommands().keySet()) + " (see: routing --help)");
+      err.flush();
+      return EXIT_USAGE;
+    }
     int code;
     try {
       code = cmd.execute(args);
     } catch (OutOfMemoryError e) {
       err.println("routing: out of memory (a huge line or sample?); give the JVM more heap with"
-          + " -Xmx or lower --exact-keys");
+          + " -Xmx" + outOfMemoryHint(cmd));
       err.flush();
       return EXIT_USAGE;
     } catch (StackOverflowError | RuntimeException e) {
@@ -116,6 +127,24 @@ public final class RoutingCli implements Runnable {
     out.flush();
     err.flush();
     return code;
+  }
+
+  /**
+   * The option of the command that ran which bounds its memory, as {@code " or lower --X"}, or
+   * nothing for a command without one: the hint never names an option the command lacks.
+   */
+  static String outOfMemoryHint(CommandLine cmd) {
+    CommandLine.ParseResult parsed = cmd.getParseResult();
+    CommandLine.ParseResult sub = parsed == null ? null : parsed.subcommand();
+    String name = sub == null ? cmd.getCommandName() : sub.commandSpec().name();
+    for (String option : new String[] {"--exact-keys", "--max-keys"}) {
+      CommandLine c = cmd.getSubcommands().get(name);
+      CommandLine.Model.CommandSpec spec = c == null ? cmd.getCommandSpec() : c.getCommandSpec();
+      if (spec.findOption(option) != null) {
+        return " or lower " + option;
+      }
+    }
+    return "";
   }
 
   @Override

@@ -157,4 +157,58 @@ class AuditCommandTest {
     assertThat(run("audit", "--quiet", "--progress-every", "4", dir.resolve("many.jsonl")
         .toString()).err()).isEmpty();
   }
+
+  @Test
+  void badUtf8IsReportedWithItsLineNumberAndSkippedLinesShowInTheVerdict() throws IOException {
+    List<String> good = new ArrayList<>();
+    for (int i = 1; i <= 1000; i++) {
+      good.add(AuditLog.line(rec("k" + (i % 7), i, "c", "Key_Shared", i)));
+    }
+    Path log = dir.resolve("utf8.jsonl");
+    try (OutputStream o = Files.newOutputStream(log)) {
+      o.write((String.join("\n", good) + "\n").getBytes(StandardCharsets.UTF_8));
+      o.write(new byte[] {'{', (byte) 0xc3, 0x28, '}', '\n'});
+    }
+    Result r = run("audit", log.toString());
+    assertThat(r.code()).isEqualTo(RoutingCli.EXIT_USAGE);
+    assertThat(r.err()).contains("utf8.jsonl:1001: not UTF-8");
+    Result skipped = run("audit", "--skip-bad-lines", log.toString());
+    assertThat(skipped.code()).isZero();
+    assertThat(skipped.out()).contains("1000 records", "1 bad lines skipped; first: " + log
+        + ":1001:").endsWith("verdict: per-key order kept (on the records read: 1 bad lines"
+        + " skipped)" + System.lineSeparator());
+  }
+
+  @Test
+  void aTruncatedGzipIsAuditedUpToTheDamageWhenSkippingAndExitsTwoOtherwise()
+      throws IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (OutputStream o = new GZIPOutputStream(bytes)) {
+      for (int i = 1; i <= 20_000; i++) {
+        o.write((AuditLog.line(rec("k" + (i % 50), i, "c", "Key_Shared", i)) + "\n")
+            .getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    byte[] all = bytes.toByteArray();
+    Path cut = Files.write(dir.resolve("cut.jsonl.gz"),
+        java.util.Arrays.copyOf(all, all.length / 2));
+    Result strict = run("audit", cut.toString());
+    assertThat(strict.code()).isEqualTo(RoutingCli.EXIT_USAGE);
+    assertThat(strict.err()).contains("cut.jsonl.gz: read error after line ",
+        "--skip-bad-lines audits the ");
+    Result skipped = run("audit", "--skip-bad-lines", cut.toString());
+    assertThat(skipped.code()).as(skipped.err()).isZero();
+    assertThat(skipped.out()).containsPattern("ordering audit: [1-9][0-9]+ records")
+        .contains("cut.jsonl.gz: read error after line ", "the rest of the file is not read",
+            "verdict: per-key order kept (on the records read: 1 log(s) cut short by a read"
+            + " error)");
+  }
+
+  @Test
+  void helpStatesTheMeasuredMemoryPerKeyStream() {
+    Result help = run("audit", "--help");
+    assertThat(help.code()).isZero();
+    assertThat(help.out().replaceAll("\\s+", " ")).contains("measured: about 280 bytes of heap"
+        + " per stream of a short key, so 1,000,000 take about 280 MB");
+  }
 }

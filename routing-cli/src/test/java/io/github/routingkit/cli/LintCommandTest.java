@@ -244,15 +244,49 @@ class LintCommandTest {
   }
 
   @Test
+  void rk020SchemaRegistryKeysWithoutKeyFormat() {
+    Result confluent = lint("kafka/schema-registry-producer.properties",
+        "kafka/default-consumer.properties");
+    assertThat(findings(confluent)).filteredOn(l -> l.contains("RK020")).singleElement().asString()
+        .startsWith("WARNING RK020 schema-id-in-key (")
+        .contains("key.serializer=io.confluent.kafka.serializers.KafkaAvroSerializer with"
+            + " auto.register.schemas=true (the default)")
+        .contains("fix: partitioner.class=io.github.routingkit.kafka.RoutingPartitioner and"
+            + " routing.key.format=confluent");
+    Result apicurio = lint("kafka/apicurio-producer.properties", "kafka/default-consumer.properties");
+    assertThat(findings(apicurio)).filteredOn(l -> l.contains("RK020")).singleElement().asString()
+        .contains("apicurio.registry.auto-register=true")
+        .contains("fix: routing.key.format=apicurio-protobuf");
+    Result fixed = lint("kafka/schema-registry-key-format-producer.properties",
+        "kafka/default-consumer.properties");
+    assertThat(findings(fixed)).noneMatch(l -> l.contains("RK020"));
+    assertThat(findings(lint("kafka/clean-producer.properties", "kafka/clean-consumer.properties")))
+        .noneMatch(l -> l.contains("RK020"));
+  }
+
+  @Test
   void everyRuleHasATestAndIsInTheDocs() throws Exception {
     String docs = java.nio.file.Files.readString(Path.of("..", "docs", "cli.md"));
-    String self = java.nio.file.Files.readString(Path.of("src", "test", "java", "io", "github",
-        "routingkit", "cli", "LintCommandTest.java"));
-    for (ConfigLint.Rule rule : ConfigLint.Rule.values()) {
+    Path dir = Path.of("src", "test", "java", "io", "github", "routingkit", "cli");
+    String self = java.nio.file.Files.readString(dir.resolve("LintCommandTest.java"))
+        + java.nio.file.Files.readString(dir.resolve("LintOrderRulesTest.java"));
+    for (LintRule rule : LintRule.values()) {
       assertThat(docs).as("docs/cli.md lists " + rule).contains("| " + rule + " | `" + rule.name
-          + "`");
+          + "` | " + (rule.cause == null ? "—" : "`" + rule.cause + "`") + " |");
       assertThat(self.contains("ERROR " + rule) || self.contains("WARNING " + rule))
           .as("a test for " + rule).isTrue();
+    }
+  }
+
+  /** docs/cli.md maps every audit cause to exactly the rules that predict it. */
+  @Test
+  void everyAuditCauseIsMappedToItsRulesInTheDocs() throws Exception {
+    String docs = java.nio.file.Files.readString(Path.of("..", "docs", "cli.md"));
+    for (io.github.routingkit.audit.AuditCause cause
+        : io.github.routingkit.audit.AuditCause.values()) {
+      List<String> ids = LintRule.predicting(cause).stream().map(Enum::name).toList();
+      assertThat(docs).as("docs/cli.md maps " + cause).contains("| `" + cause + "` | "
+          + cause.layer() + " | " + (ids.isEmpty() ? "none" : String.join(", ", ids)) + " | ");
     }
   }
 

@@ -279,4 +279,51 @@ class LiveAnalyzeKafkaBrokerTest {
         + kafka.bootstrapServers() + ": all 100 sampled records have no key, there is no key"
         + " routing to analyze");
   }
+
+  @Test
+  void aSampleSmallerThanThePartitionCountStillReadsRecords() {
+    Result r = analyze("--topic", "healthy", "--from-beginning", "--sample", "2");
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("sampled           2 records");
+  }
+
+  @Test
+  void anEmptyTopicReadFromTheBeginningIsNotToldToReadFromTheBeginning() throws Exception {
+    kafka.createTopic("empty", 3);
+    Result r = analyze("--topic", "empty", "--from-beginning");
+    assertThat(r.code()).isEqualTo(RoutingCli.EXIT_USAGE);
+    assertThat(r.err()).contains("holds no records in the window (from the beginning")
+        .doesNotContain("try --from-beginning");
+    assertThat(analyze("--topic", "empty").err()).contains("try --from-beginning");
+  }
+
+  @Test
+  void liveAnalyzeListsAsManyHotKeysAsTopAsks() {
+    Result r = analyze("--topic", "hotkey", "--from-beginning", "--top", "3");
+    assertThat(r.code()).as(r.err()).isZero();
+    String keysSection = r.out().substring(r.out().indexOf("\nhottest keys") + 1);
+    long listed = keysSection.lines().skip(1).takeWhile(l -> l.contains("partition "))
+        .count();
+    assertThat(listed).isEqualTo(3);
+  }
+
+  @Test
+  void aTopicDeletedDuringTheReadIsNamedInThePartialReport() throws Exception {
+    kafka.createTopic("vanishing", 3);
+    try (KafkaProducer<String, String> producer = producer()) {
+      for (int i = 0; i < 300; i++) {
+        producer.send(new ProducerRecord<>("vanishing", keys.get(i), "v"));
+      }
+      producer.flush();
+    }
+    try (KafkaTopic t = KafkaTopic.open(kafka.bootstrapServers(), "vanishing",
+        LiveTopic.Window.FROM_BEGINNING, null, java.time.Duration.ofSeconds(3),
+        new Properties())) {
+      admin.deleteTopics(List.of("vanishing")).all().get(30, TimeUnit.SECONDS);
+      LiveTopic.ReadResult read = t.read(1_000, (p, key, bytes) -> { }, records -> { });
+      assertThat(read.stalled()).isNotEmpty();
+      assertThat(t.notes()).anySatisfy(n -> assertThat(n)
+          .startsWith("topic vanishing was deleted during the read"));
+    }
+  }
 }

@@ -241,7 +241,7 @@ class RoutingCliTest {
   void resizeShowsEverySchemeAgainstTheMinimum() {
     Result r = run("resize", "--keys", text.toString(), "--from", "12", "--to", "16");
     assertThat(r.code()).isZero();
-    assertThat(r.out()).contains("minimum any scheme must move  25.00%")
+    assertThat(r.out()).contains("minimum for uniform keys      25.00%")
         .contains("plain modulo, uniform hash    75.00%");
     for (HashScheme s : HashScheme.values()) {
       assertThat(r.out()).contains(s.id() + " / ");
@@ -262,7 +262,9 @@ class RoutingCliTest {
       assertThat(r.out()).containsPattern(s.id() + "\\s+-?\\d+\\s+" + s.nativePlacement().id()
           + "\\s+" + p + "\\s");
     }
-    assertThat(r.out()).contains("Kafka Java client default");
+    assertThat(r.out()).contains("Kafka Java client default")
+        .contains("Pulsar C++ 3.5+ / Python 3.6+ / Node.js 1.11+ default")
+        .contains("kafka-go Writer default (no Balancer set: RoundRobin) ignores keys");
   }
 
   @Test

@@ -10,25 +10,30 @@ import java.util.Set;
  * A topic whose partitions the group shares out: its name, partition count, the racks that hold a
  * replica of each partition (for rack locality) and a relative weight (the load one of its
  * partitions counts for).
- *
- * @param name the topic name, not null
- * @param partitions the partition count, {@code >= 0}
- * @param replicaRacks for each partition {@code p} in {@code [0, partitions)}, the set of racks
- *     holding a replica of {@code p}; an empty list means "racks unknown" for every partition
- * @param weight the load of one partition of this topic, in {@code [1, }{@value #MAX_WEIGHT}{@code ]}
  */
-public record AssignableTopic(String name, int partitions, List<Set<String>> replicaRacks, int weight) {
+public final class AssignableTopic {
+  private final String name;
+  private final int partitions;
+  private final List<Set<String>> replicaRacks;
+  private final int weight;
+
   /** The largest topic weight. */
   public static final int MAX_WEIGHT = 1_000;
 
   /**
    * Creates the value; the rack lists are copied.
    *
+   * @param name the topic name, not null
+   * @param partitions the partition count, {@code >= 0}
+   * @param replicaRacks for each partition {@code p} in {@code [0, partitions)}, the set of racks
+   *     holding a replica of {@code p}; an empty list means "racks unknown" for every partition
+   * @param weight the load of one partition of this topic, in {@code [1, }{@value
+   *     #MAX_WEIGHT}{@code ]}
    * @throws NullPointerException if {@code name} or {@code replicaRacks} (or an element) is null
    * @throws IllegalArgumentException if {@code partitions < 0}, the weight is outside
    *     {@code [1, 1000]}, or {@code replicaRacks} is neither empty nor of size {@code partitions}
    */
-  public AssignableTopic {
+  public AssignableTopic(String name, int partitions, List<Set<String>> replicaRacks, int weight) {
     Objects.requireNonNull(name, "name");
     if (partitions < 0) {
       throw new IllegalArgumentException("topic " + name + ": partitions must be >= 0, was " + partitions);
@@ -49,6 +54,10 @@ public record AssignableTopic(String name, int partitions, List<Set<String>> rep
     @SuppressWarnings("unchecked")
     List<Set<String>> copied = (List<Set<String>>) (List<?>) Arrays.asList(copy);
     replicaRacks = Collections.unmodifiableList(copied); // copy is not shared: one array, not two
+    this.name = name;
+    this.partitions = partitions;
+    this.replicaRacks = replicaRacks;
+    this.weight = weight;
   }
 
   /** A topic of weight 1 whose replica racks are unknown. */
@@ -64,5 +73,62 @@ public record AssignableTopic(String name, int partitions, List<Set<String>> rep
   /** Returns the racks holding a replica of partition {@code p} (empty if unknown). */
   public Set<String> racksOf(int p) {
     return replicaRacks.isEmpty() ? Set.of() : replicaRacks.get(p);
+  }
+
+  /** Returns the topic name, not null. */
+  public String name() {
+    return name;
+  }
+
+  /** Returns the partition count, {@code >= 0}. */
+  public int partitions() {
+    return partitions;
+  }
+
+  /**
+   * Returns for each partition {@code p} in {@code [0, partitions)}, the set of racks holding a
+   * replica of {@code p}; an empty list means "racks unknown" for every partition.
+   */
+  public List<Set<String>> replicaRacks() {
+    return replicaRacks;
+  }
+
+  /**
+   * Returns the load of one partition of this topic, in {@code [1, }{@value #MAX_WEIGHT}{@code
+   * ]}.
+   */
+  public int weight() {
+    return weight;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof AssignableTopic)) {
+      return false;
+    }
+    AssignableTopic other = (AssignableTopic) o;
+    return Objects.equals(name, other.name)
+        && partitions == other.partitions
+        && Objects.equals(replicaRacks, other.replicaRacks)
+        && weight == other.weight;
+  }
+
+  @Override
+  public int hashCode() {
+    int h = 0;
+    h = 31 * h + Objects.hashCode(name);
+    h = 31 * h + Integer.hashCode(partitions);
+    h = 31 * h + Objects.hashCode(replicaRacks);
+    h = 31 * h + Integer.hashCode(weight);
+    return h;
+  }
+
+  @Override
+  public String toString() {
+    return "AssignableTopic[name=" + name + ", partitions=" + partitions + ", replicaRacks="
+        + replicaRacks + ", weight=" + weight + "]";
   }
 }

@@ -1,13 +1,7 @@
 package io.github.routingkit.assignment;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.BitSet;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The consumer-group assignment policy behind RoutingKit's Kafka assignors: a pure function from
@@ -96,31 +90,20 @@ public final class AssignmentPolicy {
   private AssignmentPolicy() {}
 
   /**
-   * Computes the assignment.
+   * Computes the assignment: the group's {@link GroupShape} picks the builder.
    *
    * <ol>
-   *   <li>Index the group ({@code GroupIndex}): members in canonical order, topics by name,
-   *       partitions as global indexes; resolve claims (higher generation wins, equal generations
-   *       cancel).</li>
-   *   <li>Split members and topics into the connected parts of the subscription graph; each part is
-   *       assigned on its own.</li>
-   *   <li>A part where every member subscribes to every topic, all of one weight, goes to
-   *       {@code EqualSubscriptions} (quotas, then partitions); any other part to
-   *       {@code MixedSubscriptions} (counts per member and topic, balanced by moves; without
-   *       racks {@code MoveMinimizer} then picks balanced counts that keep the most owned
-   *       partitions it finds; then partitions per topic). Both end in
-   *       {@code PartitionSelector}, which keeps owned partitions, places rack-locally and
-   *       re-aligns.</li>
-   *   <li>{@code RackSwaps}: exchanges between two members that bring off-rack partitions onto a
-   *       replica's rack at unchanged loads.</li>
-   *   <li>Cooperative mode: a partition claimed by someone other than its target is held back
-   *       (pending revocation) instead of being handed over.</li>
+   *   <li>Shape: every member subscribing to the same topics, of one weight, with claims of one
+   *       generation is {@link GroupShape#EQUAL_SUBSCRIPTIONS_WITHOUT_RACKS} or, if some member has
+   *       a rack, {@link GroupShape#EQUAL_SUBSCRIPTIONS_WITH_RACKS}; any other group is
+   *       {@link GroupShape#GENERAL}.</li>
+   *   <li>Sort the group: members into canonical order, topics by name, partitions numbered
+   *       globally ({@code SortedGroup}).</li>
+   *   <li>Build: {@code EqualSubscriptionsWithoutRacks}, {@code EqualSubscriptionsWithRacks} (both
+   *       from the members' claims, with the result the general builder gives for their shape) or
+   *       {@code GeneralAssignment} (each connected part of the subscription graph by quotas or by
+   *       balanced counts, then rack swaps, then the cooperative hold-back).</li>
    * </ol>
-   *
-   * Steps 1-5 for a group of equal subscriptions without racks (see the cost paragraph of the
-   * class comment) are computed by {@code EqualSubscriptionsWithoutRacks} from the members' claims,
-   * with the same result; with racks, by {@code EqualSubscriptionsWithRacks}, which indexes only
-   * the partitions steps 3 and 4 may place or move.
    *
    * @param members the group members, each {@code memberId} at most once
    * @param topics the topics known to the group, each name at most once
@@ -170,173 +153,23 @@ public final class AssignmentPolicy {
 
   /**
    * The assignment of {@code members} and {@code topics} (sorted in place), with extra claims
-   * {@code owned} (or null); {@code shortcut} lets a group of equal subscriptions go to
-   * {@link EqualSubscriptionsWithoutRacks} or {@link EqualSubscriptionsWithRacks}, which give the
-   * same result (tests compare them with the general path by passing false).
+   * {@code owned} (or null); {@code shortcut} lets a group of equal subscriptions go to its own
+   * builder, which gives the same result (tests compare them with the general builder by passing
+   * false).
    */
   static RebalanceResult assign(GroupMember[] members, AssignableTopic[] topics,
       OwnedPartitions owned, RebalanceMode mode, boolean shortcut) {
-    int shape = shortcut ? EqualSubscriptionsWithoutRacks.racks(members, topics)
-        : EqualSubscriptionsWithoutRacks.OTHER_SHAPE;
-    if (shape == EqualSubscriptionsWithoutRacks.NO_RACK) {
-      return EqualSubscriptionsWithoutRacks.assign(members, topics, owned, mode);
-    }
-    if (shape == EqualSubscriptionsWithoutRacks.SOME_RACK) {
-      return EqualSubscriptionsWithRacks.assign(members, topics, owned, mode);
-    }
-    return assign(new GroupIndex(members, topics, owned), mode);
-  }
-
-  private static RebalanceResult assign(GroupIndex g, RebalanceMode mode) {
-    // 1. Index and claims: done by the caller.
-    int m = g.mem.length;
-    int tc = g.tps.length;
-
-    // 2. Connected parts of the member-topic subscription graph.
-    int[] parent = new int[m + tc];
-    for (int i = 0; i < parent.length; i++) {
-      parent[i] = i;
-    }
-    // Members with one shared subscription BitSet (the usual case) join the first of them: the
-    // same parts, one pass over each distinct subscription instead of one per member.
-    Map<BitSet, Integer> firstWith = new IdentityHashMap<>();
-    for (int i = 0; i < m; i++) {
-      Integer first = firstWith.putIfAbsent(g.subscribed[i], i);
-      if (first != null) {
-        union(parent, i, first);
-        continue;
-      }
-      for (int t = g.subscribed[i].nextSetBit(0); t >= 0; t = g.subscribed[i].nextSetBit(t + 1)) {
-        union(parent, i, m + t);
-      }
-    }
-    Map<Integer, List<Integer>> partMembers = new HashMap<>();
-    Map<Integer, List<Integer>> partTopics = new HashMap<>();
-    for (int i = 0; i < m; i++) {
-      partMembers.computeIfAbsent(find(parent, i), k -> new ArrayList<>()).add(i);
-    }
-    for (int t = 0; t < tc; t++) {
-      partTopics.computeIfAbsent(find(parent, m + t), k -> new ArrayList<>()).add(t);
-    }
-
-    // 3. Each part by the builder its subscriptions call for.
-    BitSet mixedTopic = new BitSet(tc);
-    for (Map.Entry<Integer, List<Integer>> e : partMembers.entrySet()) {
-      List<Integer> ts = partTopics.get(e.getKey());
-      if (ts == null) {
-        continue; // members without any existing topic
-      }
-      int[] cm = e.getValue().stream().mapToInt(Integer::intValue).toArray(); // ascending = canonical
-      int[] ct = ts.stream().mapToInt(Integer::intValue).toArray(); // ascending = by name
-      // Equal subscriptions and equal topic weights: quotas. Otherwise (including topics of
-      // different weights, where a quota in load units cannot be met exactly): counts and moves.
-      boolean equal = true;
-      for (int i : cm) {
-        equal &= g.subscribed[i].cardinality() == ct.length;
-      }
-      for (int t : ct) {
-        equal &= g.topicWeight[t] == g.topicWeight[ct[0]];
-      }
-      if (equal) {
-        EqualSubscriptions.assign(g, cm, ct);
-      } else {
-        MixedSubscriptions.assign(g, cm, ct);
-        for (int t : ct) {
-          mixedTopic.set(t);
-        }
-      }
-    }
-    RackSwaps.apply(g, mixedTopic);
-
-    // 4. Output, holding back transfers of still-claimed partitions in cooperative mode.
-    int[] counts = new int[m];
-    int[] kept = new int[m];
-    int pendingCount = 0;
-    boolean cooperative = mode == RebalanceMode.COOPERATIVE;
-    for (int gp = 0; gp < g.partitionCount; gp++) {
-      int to = g.target[gp];
-      if (to < 0) {
-        continue;
-      }
-      if (cooperative && g.owner[gp] != to && g.claimed.get(gp)) {
-        g.target[gp] = -2;
-        pendingCount++;
-      } else {
-        counts[to]++;
-        if (g.owner[gp] == to) {
-          kept[to]++;
-        }
-      }
-    }
-    int[][] lists = new int[m][];
-    for (int i = 0; i < m; i++) {
-      lists[i] = new int[counts[i]];
-    }
-    int[] pending = new int[pendingCount];
-    Arrays.fill(counts, 0);
-    int pc = 0;
-    for (int gp = 0; gp < g.partitionCount; gp++) {
-      int to = g.target[gp];
-      if (to >= 0) {
-        lists[to][counts[to]++] = gp;
-      } else if (to == -2) {
-        pending[pc++] = gp;
-      }
-    }
-    return result(g.mem, g.tps, g.offset, lists, pending, kept);
-  }
-
-  /**
-   * The result with members in member-id order, from per-member lists in canonical order
-   * ({@code mem}), topics sorted by name with their global offsets.
-   */
-  static RebalanceResult result(GroupMember[] mem, AssignableTopic[] tps, int[] offset,
-      int[][] lists, int[] pending, int[] kept) {
-    int m = mem.length;
-    String[] ids = new String[m];
-    int[][] sorted = lists;
-    int[] keptById = kept;
-    boolean idOrder = true; // without static members the canonical order is the id order
-    for (int i = 0; i < m; i++) {
-      ids[i] = mem[i].memberId();
-      if (idOrder && i > 0 && ids[i - 1].compareTo(ids[i]) >= 0) {
-        idOrder = false;
-      }
-    }
-    if (!idOrder) {
-      Integer[] byId = new Integer[m];
-      for (int i = 0; i < m; i++) {
-        byId[i] = i;
-      }
-      Arrays.sort(byId, (a, b) -> mem[a].memberId().compareTo(mem[b].memberId()));
-      sorted = new int[m][];
-      keptById = new int[m];
-      for (int j = 0; j < m; j++) {
-        ids[j] = mem[byId[j]].memberId();
-        sorted[j] = lists[byId[j]];
-        keptById[j] = kept[byId[j]];
-      }
-    }
-    String[] names = new String[tps.length];
-    for (int t = 0; t < tps.length; t++) {
-      names[t] = tps[t].name();
-    }
-    return new RebalanceResult(ids, names, offset, sorted, pending, keptById);
-  }
-
-  private static int find(int[] parent, int x) {
-    while (parent[x] != x) {
-      parent[x] = parent[parent[x]];
-      x = parent[x];
-    }
-    return x;
-  }
-
-  private static void union(int[] parent, int a, int b) {
-    int ra = find(parent, a);
-    int rb = find(parent, b);
-    if (ra != rb) {
-      parent[Math.max(ra, rb)] = Math.min(ra, rb);
+    GroupShape shape = shortcut ? GroupShape.of(members, topics) : GroupShape.GENERAL;
+    SortedGroup group = new SortedGroup(members, topics, owned);
+    switch (shape) {
+      case EQUAL_SUBSCRIPTIONS_WITHOUT_RACKS:
+        return new EqualSubscriptionsWithoutRacks(group, mode).build();
+      case EQUAL_SUBSCRIPTIONS_WITH_RACKS:
+        return new EqualSubscriptionsWithRacks(group, mode).build();
+      case GENERAL:
+        return new GeneralAssignment(group, mode).build();
+      default:
+        throw new AssertionError(shape);
     }
   }
 }

@@ -8,8 +8,8 @@ import java.util.Objects;
 /**
  * Reads one member's claims, from its {@link GroupMember#ownedPartitions()} and from
  * {@link OwnedPartitions}, as runs of partition numbers per topic index (topics sorted by name):
- * the one translation both the general path ({@code GroupIndex}) and
- * {@code EqualSubscriptionsWithoutRacks} need. Claims of topics the group does not know are
+ * the one translation the general path ({@link GroupIndex}) and the equal-subscription builders
+ * ({@link EqualSubscriptionClaims}) need. Claims of topics the group does not know are
  * dropped here; partition numbers are passed on unchecked. Not thread-safe (one reusable buffer).
  */
 abstract class ClaimReader implements OwnedPartitions.Sink {
@@ -17,9 +17,9 @@ abstract class ClaimReader implements OwnedPartitions.Sink {
   private final Map<String, Integer> topicIndex; // topic name = topic index by name
   private int[] buf = new int[16];
 
-  ClaimReader(int[] sortedTopic, Map<String, Integer> topicIndex) {
-    this.sortedTopic = sortedTopic;
-    this.topicIndex = topicIndex;
+  ClaimReader(SortedGroup group) {
+    this.sortedTopic = group.sortedTopic;
+    this.topicIndex = group.topicIndex;
   }
 
   /** Claims of {@code ps[from..to)} on topic index {@code t} (a known topic); numbers unchecked. */

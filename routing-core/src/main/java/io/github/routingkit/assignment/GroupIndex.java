@@ -2,9 +2,6 @@ package io.github.routingkit.assignment;
 
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -16,11 +13,6 @@ import java.util.Set;
  * target owner the builders fill in. Not thread-safe; one per call.
  */
 final class GroupIndex implements RackView {
-  /** Canonical member order: static members by instance id, then everyone by member id. */
-  static final Comparator<GroupMember> CANONICAL =
-      Comparator.comparing(GroupMember::groupInstanceId, Comparator.nullsLast(Comparator.naturalOrder()))
-          .thenComparing(GroupMember::memberId);
-
   final GroupMember[] mem;
   final AssignableTopic[] tps;
   /** Global index of each topic's partition 0; {@code offset[tps.length]} is the partition count. */
@@ -46,117 +38,88 @@ final class GroupIndex implements RackView {
   /** Generation + 2 (clamped) of the winning claim on each partition; 0 = unclaimed. Constructor only. */
   private int[] ownerGen;
 
-  /**
-   * @param members the members (the array is sorted in place into canonical order)
-   * @param topics the topics (sorted in place by name)
-   * @param owned extra claims by position in the arrays as given (before sorting), or null
-   */
-  GroupIndex(GroupMember[] members, AssignableTopic[] topics, OwnedPartitions owned) {
-    mem = members;
-    int[] inputPosition = canonicalOrder(mem); // [canonical index] = position as given
-    tps = topics;
-    int[] sortedTopic = inverse(sortInPlace(tps, BY_NAME)); // [position as given] = index by name
+  /** The index of the whole group, with every member's claims resolved. */
+  GroupIndex(SortedGroup group) {
+    mem = group.members;
+    tps = group.topics;
+    offset = group.offset;
+    partitionCount = group.partitionCount;
     int tc = tps.length;
-    Map<String, Integer> topicIndex = new HashMap<>();
-    offset = offsets(tps, topicIndex);
     topicWeight = new int[tc];
-    for (int t = 0; t < tc; t++) {
-      topicWeight[t] = tps[t].weight();
-    }
-    partitionCount = offset[tc];
     topicOf = new int[partitionCount];
     for (int t = 0; t < tc; t++) {
+      topicWeight[t] = tps[t].weight();
       Arrays.fill(topicOf, offset[t], offset[t + 1], t);
     }
-    int m = mem.length;
-    subscribed = new BitSet[m];
+    subscribed = subscriptions(group);
     owner = new int[partitionCount];
     Arrays.fill(owner, -1);
-    ownerGen = new int[partitionCount];
     claimed = new BitSet(partitionCount);
     target = new int[partitionCount];
     Arrays.fill(target, -1);
-    // Members usually share one topic set instance (the adapters intern them): one BitSet each,
-    // read-only after this constructor.
+    resolveClaims(group);
+    RackIds racks = new RackIds(mem);
+    memberRack = racks.memberRack;
+    rackCount = racks.count;
+    racksKnown = new BitSet(partitionCount);
+    partitionRacks = rackCount == 0 ? null : replicaRacks(racks);
+  }
+
+  /**
+   * Each member's subscription as a bit set of topic indexes. Members usually share one topic set
+   * instance (the adapters intern them): one BitSet per instance, read-only afterwards.
+   */
+  private BitSet[] subscriptions(SortedGroup group) {
+    BitSet[] out = new BitSet[mem.length];
     Map<Set<String>, BitSet> bySet = new IdentityHashMap<>();
-    ClaimSink claims = new ClaimSink(sortedTopic, topicIndex);
-    for (int i = 0; i < m; i++) {
-      subscribed[i] = bySet.computeIfAbsent(mem[i].topics(), names -> {
-        BitSet b = new BitSet(tc);
+    for (int i = 0; i < mem.length; i++) {
+      out[i] = bySet.computeIfAbsent(mem[i].topics(), names -> {
+        BitSet b = new BitSet(tps.length);
         for (String name : names) {
-          Integer t = topicIndex.get(name);
+          Integer t = group.topicIndex.get(name);
           if (t != null) {
             b.set(t);
           }
         }
         return b;
       });
+    }
+    return out;
+  }
+
+  /** Reads every member's claims into {@link #owner} and {@link #claimed} (see {@link #claim}). */
+  private void resolveClaims(SortedGroup group) {
+    ownerGen = new int[partitionCount];
+    ClaimSink claims = new ClaimSink(group);
+    for (int i = 0; i < mem.length; i++) {
       // ownerGen holds generation + 2 (clamped), so 0 means unclaimed.
       int gen = mem[i].generation();
-      int g2 = gen < -1 ? 1 : gen > Integer.MAX_VALUE - 2 ? Integer.MAX_VALUE : gen + 2;
       claims.member = i;
-      claims.g2 = g2;
-      claims.read(mem[i].ownedPartitions());
-      if (owned != null) {
-        owned.forEachOwned(inputPosition[i], claims);
-      }
+      claims.g2 = gen < -1 ? 1 : gen > Integer.MAX_VALUE - 2 ? Integer.MAX_VALUE : gen + 2;
+      group.readClaims(i, claims);
     }
     ownerGen = null;
+  }
 
-    Map<String, Integer> racks = new HashMap<>();
-    memberRack = new int[m];
-    for (int i = 0; i < m; i++) {
-      String r = mem[i].rackId();
-      memberRack[i] = r == null ? -1 : racks.computeIfAbsent(r, k -> racks.size());
-    }
-    rackCount = racks.size();
-    racksKnown = new BitSet(partitionCount);
-    int[][] pr = null;
-    if (rackCount > 0) {
-      pr = new int[partitionCount][];
-      int[] buf = new int[rackCount];
-      Map<Set<String>, int[]> rackIds = new HashMap<>();
-      // Adapters pass few distinct rack-set instances (one per distinct set): look each instance
-      // up by identity first, without hashing and comparing the set's strings per partition.
-      Map<Set<String>, int[]> byInstance = new IdentityHashMap<>();
-      for (int t = 0; t < tc; t++) {
-        if (tps[t].replicaRacks().isEmpty()) {
-          continue;
-        }
-        for (int p = 0; p < tps[t].partitions(); p++) {
-          Set<String> rs = tps[t].racksOf(p);
-          if (rs.isEmpty()) {
-            continue;
-          }
+  /**
+   * Per partition the member racks holding a replica (shared arrays, one per distinct rack set),
+   * or null where none does; marks in {@link #racksKnown} the partitions whose racks are known.
+   */
+  private int[][] replicaRacks(RackIds racks) {
+    int[][] pr = new int[partitionCount][];
+    for (int t = 0; t < tps.length; t++) {
+      if (tps[t].replicaRacks().isEmpty()) {
+        continue;
+      }
+      for (int p = 0; p < tps[t].partitions(); p++) {
+        int[] ids = racks.idsOf(tps[t].racksOf(p));
+        if (ids != null) {
           racksKnown.set(offset[t] + p);
-          // Few distinct rack sets: translate each once (the int[] is read-only, so partitions
-          // may share it). An empty array stands for "none".
-          int[] ids2 = byInstance.get(rs);
-          if (ids2 == null) {
-            ids2 = rackIds.get(rs);
-            if (ids2 != null && byInstance.size() < 4096) {
-              byInstance.put(rs, ids2); // an instance hit is not put again
-            }
-          }
-          if (ids2 == null) {
-            int c = 0;
-            for (String r : rs) {
-              Integer id = racks.get(r);
-              if (id != null) {
-                buf[c++] = id;
-              }
-            }
-            ids2 = Arrays.copyOf(buf, c);
-            Arrays.sort(ids2);
-            rackIds.put(rs, ids2);
-          }
-          if (ids2.length > 0) {
-            pr[offset[t] + p] = ids2;
-          }
+          pr[offset[t] + p] = ids.length == 0 ? null : ids;
         }
       }
     }
-    partitionRacks = pr;
+    return pr;
   }
 
   /**
@@ -201,78 +164,6 @@ final class GroupIndex implements RackView {
     this.racksKnown = racksKnown;
   }
 
-  static final Comparator<AssignableTopic> BY_NAME = Comparator.comparing(AssignableTopic::name);
-
-  /**
-   * Sorts {@code mem} in place into {@link #CANONICAL} order and returns, for each canonical
-   * index, the member's position as given.
-   *
-   * @throws IllegalArgumentException naming the first member id (in canonical order) that occurs twice
-   */
-  static int[] canonicalOrder(GroupMember[] mem) {
-    boolean anyInstance = false;
-    for (GroupMember g : mem) {
-      anyInstance |= g.groupInstanceId() != null;
-    }
-    // Without static members the canonical order is the member-id order: one String comparison
-    // per step instead of the chained comparator (the same order).
-    int[] inputPosition = anyInstance ? sortInPlace(mem, CANONICAL)
-        : sortInPlace(mem, (a, b) -> a.memberId().compareTo(b.memberId()));
-    Set<String> ids = new HashSet<>((int) (mem.length / 0.75f) + 1);
-    for (GroupMember g : mem) {
-      if (!ids.add(g.memberId())) {
-        throw new IllegalArgumentException("member id " + g.memberId() + " occurs twice");
-      }
-    }
-    return inputPosition;
-  }
-
-  /**
-   * The global index of each topic's partition 0 for {@code tps} (sorted by name), with
-   * {@code offset[tps.length]} the partition count; fills {@code topicIndex} (name to index).
-   *
-   * @throws IllegalArgumentException naming the first topic name that occurs twice
-   * @throws ArithmeticException if the partition count overflows an int
-   */
-  static int[] offsets(AssignableTopic[] tps, Map<String, Integer> topicIndex) {
-    int[] offset = new int[tps.length + 1];
-    for (int t = 0; t < tps.length; t++) {
-      if (topicIndex.put(tps[t].name(), t) != null) {
-        throw new IllegalArgumentException("topic " + tps[t].name() + " occurs twice");
-      }
-      offset[t + 1] = Math.addExact(offset[t], tps[t].partitions());
-    }
-    return offset;
-  }
-
-  /** {@code out[from[j]] = j}. */
-  static int[] inverse(int[] from) {
-    int[] out = new int[from.length];
-    for (int j = 0; j < from.length; j++) {
-      out[from[j]] = j;
-    }
-    return out;
-  }
-
-  /**
-   * Sorts {@code a} in place by {@code order} (stable, as {@link Arrays#sort(Object[], Comparator)})
-   * and returns, for each sorted position, the position its element had in {@code a} as given.
-   */
-  static <T> int[] sortInPlace(T[] a, Comparator<? super T> order) {
-    Integer[] from = new Integer[a.length];
-    for (int i = 0; i < from.length; i++) {
-      from[i] = i;
-    }
-    T[] given = a.clone();
-    Arrays.sort(from, (x, y) -> order.compare(given[x], given[y]));
-    int[] at = new int[a.length];
-    for (int i = 0; i < at.length; i++) {
-      at[i] = from[i];
-      a[i] = given[from[i]];
-    }
-    return at;
-  }
-
   /** Member {@code i} (claims of generation + 2 = {@code g2}) claims partition {@code p} of topic {@code t}. */
   private void claim(int i, int t, int p, int g2) {
     int gp = offset[t] + p;
@@ -300,8 +191,8 @@ final class GroupIndex implements RackView {
     int member;
     int g2;
 
-    ClaimSink(int[] sortedTopic, Map<String, Integer> topicIndex) {
-      super(sortedTopic, topicIndex);
+    ClaimSink(SortedGroup group) {
+      super(group);
     }
 
     @Override

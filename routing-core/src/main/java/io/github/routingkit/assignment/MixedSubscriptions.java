@@ -205,77 +205,106 @@ final class MixedSubscriptions {
 
   /** 3. Balance: direct moves (in batches where weights are equal) or chains, until none helps. */
   private static void balance(SubscriptionSlots s, BalanceChains chain) {
-    int[] slotStart = s.slotStart;
-    int[] slotMember = s.slotMember;
-    int[] cnt = s.cnt;
-    int[] own = s.own;
-    long[] load = s.load;
-    long[] w = s.w;
     chain.budget = 4L * s.slots + 1024;
+    MovePick pick = new MovePick(s);
     boolean changed = true;
     while (changed) {
       changed = false;
       for (int j = 0; j < s.topics; j++) {
-        long c = s.cost(j);
-        while (true) {
-          int recv = -1;
-          int give = -1;
-          int recv2 = -1;
-          int give2 = -1;
-          for (int q = slotStart[j]; q < slotStart[j + 1]; q++) {
-            int k = slotMember[q];
-            if (recv < 0 || s.before(c, k, slotMember[recv])) {
-              recv2 = recv;
-              recv = q;
-            } else if (recv2 < 0 || s.before(c, k, slotMember[recv2])) {
-              recv2 = q;
-            }
-            if (cnt[q] > 0) {
-              if (give < 0 || s.givesFirst(c, q, give)) {
-                give2 = give;
-                give = q;
-              } else if (give2 < 0 || s.givesFirst(c, q, give2)) {
-                give2 = q;
-              }
-            }
-          }
-          if (recv < 0 || give < 0 || recv == give) {
-            break;
-          }
-          int kr = slotMember[recv];
-          int kg = slotMember[give];
-          if (!s.improves(c, kr, kg)) {
-            break;
-          }
-          if (cnt[give] <= own[give] && cnt[recv] >= own[recv]
-              && (chain.find(kr, c) || chain.findFrom(kg, c))) {
-            // The direct move would take an owned partition; a chain of moves that take only
-            // partitions nobody owned (or hand one back to its owner) balances as well, for free.
-            // The rescan of this topic that follows is charged to the searches' budget too.
-            chain.budget -= slotStart[j + 1] - slotStart[j];
-            changed = true;
-            continue;
-          }
-          int units = 1;
-          if (w[kr] == w[kg]) {
-            // Equal weights: move a batch, but no further than the next giver's and the next
-            // receiver's level, so no member overshoots and has to take partitions back later.
-            long gap = (load[kg] - load[kr]) / (2 * c);
-            if (give2 >= 0 && w[slotMember[give2]] == w[kg]) {
-              gap = Math.min(gap, (load[kg] - load[slotMember[give2]]) / c + 1);
-            }
-            if (recv2 >= 0 && w[slotMember[recv2]] == w[kr]) {
-              gap = Math.min(gap, (load[slotMember[recv2]] - load[kr]) / c + 1);
-            }
-            int freeUnits = cnt[give] - own[give];
-            gap = Math.min(gap, freeUnits > 0 ? freeUnits : cnt[give]);
-            units = (int) Math.max(1, Math.min(gap, cnt[give]));
-          }
-          cnt[give] -= units;
-          cnt[recv] += units;
-          load[kg] -= units * c;
-          load[kr] += units * c;
+        while (balanceStep(s, chain, pick, j)) {
           changed = true;
+        }
+      }
+    }
+  }
+
+  /**
+   * One move (or batch, or chain) for local topic {@code j} if one brings two members' loads per
+   * weight closer; false if none does.
+   */
+  private static boolean balanceStep(SubscriptionSlots s, BalanceChains chain, MovePick pick,
+      int j) {
+    long c = s.cost(j);
+    pick.scan(j, c);
+    int recv = pick.recv;
+    int give = pick.give;
+    if (recv < 0 || give < 0 || recv == give) {
+      return false;
+    }
+    int kr = s.slotMember[recv];
+    int kg = s.slotMember[give];
+    if (!s.improves(c, kr, kg)) {
+      return false;
+    }
+    if (s.cnt[give] <= s.own[give] && s.cnt[recv] >= s.own[recv]
+        && (chain.find(kr, c) || chain.findFrom(kg, c))) {
+      // The direct move would take an owned partition; a chain of moves that take only
+      // partitions nobody owned (or hand one back to its owner) balances as well, for free.
+      // The rescan of this topic that follows is charged to the searches' budget too.
+      chain.budget -= s.slotStart[j + 1] - s.slotStart[j];
+      return true;
+    }
+    int units = s.w[kr] == s.w[kg] ? batch(s, pick, c) : 1;
+    s.cnt[give] -= units;
+    s.cnt[recv] += units;
+    s.load[kg] -= units * c;
+    s.load[kr] += units * c;
+    return true;
+  }
+
+  /**
+   * Equal weights: how many partitions to move at once, no further than the next giver's and the
+   * next receiver's level, so no member overshoots and has to take partitions back later.
+   */
+  private static int batch(SubscriptionSlots s, MovePick pick, long c) {
+    int kr = s.slotMember[pick.recv];
+    int kg = s.slotMember[pick.give];
+    long[] load = s.load;
+    long[] w = s.w;
+    long gap = (load[kg] - load[kr]) / (2 * c);
+    if (pick.give2 >= 0 && w[s.slotMember[pick.give2]] == w[kg]) {
+      gap = Math.min(gap, (load[kg] - load[s.slotMember[pick.give2]]) / c + 1);
+    }
+    if (pick.recv2 >= 0 && w[s.slotMember[pick.recv2]] == w[kr]) {
+      gap = Math.min(gap, (load[s.slotMember[pick.recv2]] - load[kr]) / c + 1);
+    }
+    int freeUnits = s.cnt[pick.give] - s.own[pick.give];
+    gap = Math.min(gap, freeUnits > 0 ? freeUnits : s.cnt[pick.give]);
+    return (int) Math.max(1, Math.min(gap, s.cnt[pick.give]));
+  }
+
+  /** The best and second-best receiving and giving slots of one topic (-1 if none). */
+  private static final class MovePick {
+    private final SubscriptionSlots s;
+    int recv;
+    int give;
+    int recv2;
+    int give2;
+
+    MovePick(SubscriptionSlots s) {
+      this.s = s;
+    }
+
+    void scan(int j, long c) {
+      recv = -1;
+      give = -1;
+      recv2 = -1;
+      give2 = -1;
+      for (int q = s.slotStart[j]; q < s.slotStart[j + 1]; q++) {
+        int k = s.slotMember[q];
+        if (recv < 0 || s.before(c, k, s.slotMember[recv])) {
+          recv2 = recv;
+          recv = q;
+        } else if (recv2 < 0 || s.before(c, k, s.slotMember[recv2])) {
+          recv2 = q;
+        }
+        if (s.cnt[q] > 0) {
+          if (give < 0 || s.givesFirst(c, q, give)) {
+            give2 = give;
+            give = q;
+          } else if (give2 < 0 || s.givesFirst(c, q, give2)) {
+            give2 = q;
+          }
         }
       }
     }

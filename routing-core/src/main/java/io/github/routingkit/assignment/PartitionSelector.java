@@ -1,6 +1,7 @@
 package io.github.routingkit.assignment;
 
 import java.util.Arrays;
+import java.util.BitSet;
 
 /**
  * Picks the concrete partitions of one bucket (a set of partitions, and members each needing a
@@ -50,6 +51,12 @@ final class PartitionSelector {
   private long[] rackMaxNeed;
   private long[] rackBudget; // per rack the budget its by-need queue was given
   private int[] slot;
+  /** Owned partitions of the bucket off their owner's rack, in keep order (step 1). */
+  private int[] remote;
+  private int remoteCount;
+  private BitSet remoteSet;
+  /** Local index of each member of the group index, or -1 (racks only). */
+  private int[] localOf;
 
   /**
    * @param costByTopic the cost of a partition of topic {@code t}, or null for cost 1 everywhere
@@ -67,15 +74,26 @@ final class PartitionSelector {
   }
 
   /**
-   * Assigns every partition of {@code parts} (in ascending order) by writing {@code g.target}.
+   * Assigns every partition of {@code parts} (in ascending order) by writing {@code g.target}:
+   * the four steps of the class comment.
    *
    * @param keepOrder per local member, its owned partitions of this bucket, most wanted first
    */
   void select(int[] parts, int[][] keepOrder) {
+    keepOwnedNotOffRack(keepOrder);
+    if (g.hasRacks()) {
+      reserveNeedForOffRack();
+      rackQueues(parts.length);
+      long[] unplaced = placeFreeRackLocally(parts);
+      realignOffRack(unplaced);
+    }
+    handOutTheRest(parts);
+  }
+
+  /** Step 1: members keep their owned partitions on their rack or rack-neutral; notes the others. */
+  private void keepOwnedNotOffRack(int[][] keepOrder) {
     int n = members.length;
-    // 1. Keep owned partitions that are on the owner's rack or rack-neutral.
-    int[] remote = new int[16];
-    int remoteCount = 0;
+    remote = new int[16];
     for (int k = 0; k < n; k++) {
       int i = members[k];
       for (int gp : keepOrder[k]) {
@@ -92,89 +110,104 @@ final class PartitionSelector {
         }
       }
     }
-    int[] localOf = null;
-    if (g.hasRacks()) {
-      localOf = new int[g.mem.length];
-      Arrays.fill(localOf, -1);
-      for (int k = 0; k < n; k++) {
-        localOf[members[k]] = k;
-      }
-      // A member's own off-rack partitions reserve its need: a free partition takes reserved
-      // need only where no rack-local member has spare need, so it does not push them out (that
-      // would move them for nothing, and the follow-up rebalance would move them again).
-      spare = new long[n];
-      for (int j = 0; j < remoteCount; j++) {
-        spare[localOf[g.owner[remote[j]]]] -= cost(remote[j]);
-      }
-      for (int k = 0; k < n; k++) {
-        spare[k] += need[k];
-      }
-      rackQueues(parts.length);
-      java.util.BitSet remoteSet = new java.util.BitSet();
-      for (int j = 0; j < remoteCount; j++) {
-        remoteSet.set(remote[j]);
-      }
-      // 2. Free partitions to rack-local members with spare need, most constrained first.
-      long[] order = new long[parts.length];
-      int c = 0;
-      for (int gp : parts) {
-        if (g.target[gp] < 0 && !remoteSet.get(gp)) {
-          long o = constraintKey(gp);
-          if (o >= 0) {
-            order[c++] = o;
-          }
-        }
-      }
-      sortConstraintKeys(order, c);
-      int unplaced = 0;
-      for (int j = 0; j < c; j++) {
-        int gp = (int) order[j];
-        int k = bestLocal(bySpare, spare, gp);
-        if (k >= 0) {
-          give(k, gp);
-        } else {
-          order[unplaced++] = order[j];
-        }
-      }
-      // 3. Rack re-alignment: the owned partitions off their owner's rack, and the free ones
-      // step 2 could not place, go to a rack-local member with spare need, else with reserved
-      // need (so two members holding each other's rack's partitions swap them). Need only falls
-      // here, so one pass in constraint order is final; then the owned ones go back to their
-      // owner if it has need left.
-      long[] pool = Arrays.copyOf(order, unplaced + remoteCount);
-      int pc = unplaced;
-      for (int j = 0; j < remoteCount; j++) {
-        long o = constraintKey(remote[j]);
-        pool[pc++] = o >= 0 ? o : ((1023L - cost(remote[j])) << 32) | remote[j];
-      }
-      Arrays.sort(pool, 0, pc);
-      if (pc > 0) {
-        needQueues();
-      }
-      for (int j = 0; j < pc; j++) {
-        int gp = (int) pool[j];
-        int k = bestLocal(bySpare, spare, gp);
-        if (k < 0) {
-          k = bestLocal(byNeed, need, gp);
-        }
-        if (k >= 0) {
-          give(k, gp);
-          if (remoteSet.get(gp)) {
-            int o = localOf[g.owner[gp]];
-            spare[o] += cost(gp); // its reservation is free now
-            update(o);
-          }
-        }
-      }
-      for (int j = 0; j < remoteCount; j++) {
-        int gp = remote[j];
-        int k = localOf[g.owner[gp]];
-        if (g.target[gp] < 0 && k >= 0 && need[k] > 0) {
-          give(k, gp);
+  }
+
+  /**
+   * A member's own off-rack partitions reserve its need: a free partition takes reserved need
+   * only where no rack-local member has spare need, so it does not push them out (that would move
+   * them for nothing, and the follow-up rebalance would move them again).
+   */
+  private void reserveNeedForOffRack() {
+    int n = members.length;
+    localOf = new int[g.mem.length];
+    Arrays.fill(localOf, -1);
+    for (int k = 0; k < n; k++) {
+      localOf[members[k]] = k;
+    }
+    spare = new long[n];
+    remoteSet = new BitSet();
+    for (int j = 0; j < remoteCount; j++) {
+      spare[localOf[g.owner[remote[j]]]] -= cost(remote[j]);
+      remoteSet.set(remote[j]);
+    }
+    for (int k = 0; k < n; k++) {
+      spare[k] += need[k];
+    }
+  }
+
+  /**
+   * Step 2: free partitions to rack-local members with spare need, most constrained first.
+   * Returns the constraint keys of those it could not place, in constraint order.
+   */
+  private long[] placeFreeRackLocally(int[] parts) {
+    long[] order = new long[parts.length];
+    int c = 0;
+    for (int gp : parts) {
+      if (g.target[gp] < 0 && !remoteSet.get(gp)) {
+        long o = constraintKey(gp);
+        if (o >= 0) {
+          order[c++] = o;
         }
       }
     }
-    // 4. The rest.
+    sortConstraintKeys(order, c);
+    int unplaced = 0;
+    for (int j = 0; j < c; j++) {
+      int gp = (int) order[j];
+      int k = bestLocal(bySpare, spare, gp);
+      if (k >= 0) {
+        give(k, gp);
+      } else {
+        order[unplaced++] = order[j];
+      }
+    }
+    return Arrays.copyOf(order, unplaced);
+  }
+
+  /**
+   * Step 3, rack re-alignment: the owned partitions off their owner's rack, and the free ones
+   * step 2 could not place ({@code unplaced}), go to a rack-local member with spare need, else
+   * with reserved need (so two members holding each other's rack's partitions swap them). Need
+   * only falls here, so one pass in constraint order is final; then the owned ones go back to
+   * their owner if it has need left.
+   */
+  private void realignOffRack(long[] unplaced) {
+    long[] pool = Arrays.copyOf(unplaced, unplaced.length + remoteCount);
+    int pc = unplaced.length;
+    for (int j = 0; j < remoteCount; j++) {
+      long o = constraintKey(remote[j]);
+      pool[pc++] = o >= 0 ? o : ((1023L - cost(remote[j])) << 32) | remote[j];
+    }
+    Arrays.sort(pool, 0, pc);
+    if (pc > 0) {
+      needQueues();
+    }
+    for (int j = 0; j < pc; j++) {
+      int gp = (int) pool[j];
+      int k = bestLocal(bySpare, spare, gp);
+      if (k < 0) {
+        k = bestLocal(byNeed, need, gp);
+      }
+      if (k >= 0) {
+        give(k, gp);
+        if (remoteSet.get(gp)) {
+          int o = localOf[g.owner[gp]];
+          spare[o] += cost(gp); // its reservation is free now
+          update(o);
+        }
+      }
+    }
+    for (int j = 0; j < remoteCount; j++) {
+      int gp = remote[j];
+      int k = localOf[g.owner[gp]];
+      if (g.target[gp] < 0 && k >= 0 && need[k] > 0) {
+        give(k, gp);
+      }
+    }
+  }
+
+  /** Step 4: the rest to the members with the most need left, round-robin in canonical order. */
+  private void handOutTheRest(int[] parts) {
     int free = 0;
     int[] rest = new int[parts.length];
     for (int gp : parts) {

@@ -35,19 +35,55 @@ import java.util.BitSet;
 final class RackSwaps {
   private static final int SCAN = 256;
 
-  private RackSwaps() {}
+  private final GroupIndex g;
+  private final BitSet mixedTopic;
+  private final int racks;
+  private final int tc;
+  /** The partitions off their target's rack, ascending. */
+  private int[] off;
+  private int offCount;
+  /** Candidate entries, sorted: {@code ((holderRack * racks + wantRack) * tc + topic) << 32 | gp}. */
+  private long[] key;
+  /** Loads, read by cross-topic swaps only (null without parts of non-equal subscriptions). */
+  private long[] load;
+  /** Per topic the subscriber that could most easily take a partition of it (cross-topic only). */
+  private int[] easiest;
+
+  private RackSwaps(GroupIndex g, BitSet mixedTopic) {
+    this.g = g;
+    this.mixedTopic = mixedTopic;
+    this.racks = g.rackCount;
+    this.tc = g.tps.length;
+  }
 
   /**
+   * Swaps partitions between members of {@code g} where that brings an off-rack one onto its
+   * member's rack, by changing {@code g.target}.
+   *
    * @param mixedTopic topics of parts with non-equal subscriptions (cross-topic swaps allowed)
    */
   static void apply(GroupIndex g, BitSet mixedTopic) {
     if (!g.hasRacks() || g.rackCount < 2) {
       return;
     }
-    int pc = g.partitionCount;
-    int[] off = new int[16];
-    int offCount = 0;
-    for (int gp = 0; gp < pc; gp++) {
+    RackSwaps swaps = new RackSwaps(g, mixedTopic);
+    if (!swaps.findOffRack()) {
+      return;
+    }
+    if ((long) swaps.racks * swaps.racks * swaps.tc >= 1L << 30) {
+      return; // the candidate key would not fit; never with realistic rack and topic counts
+    }
+    swaps.indexCandidates();
+    if (!mixedTopic.isEmpty()) {
+      swaps.loadsForCrossTopicSwaps();
+    }
+    swaps.swapOffRackPartitions();
+  }
+
+  /** Notes the partitions off their target's rack; false if there is none. */
+  private boolean findOffRack() {
+    off = new int[16];
+    for (int gp = 0; gp < g.partitionCount; gp++) {
       int i = g.target[gp];
       if (i >= 0 && g.racksOf(gp) != null && g.isRemote(i, gp)) {
         if (offCount == off.length) {
@@ -56,64 +92,65 @@ final class RackSwaps {
         off[offCount++] = gp;
       }
     }
-    if (offCount == 0) {
-      return;
-    }
-    int racks = g.rackCount;
-    int tc = g.tps.length;
-    if ((long) racks * racks * tc >= 1L << 30) {
-      return; // the candidate key would not fit; never with realistic rack and topic counts
-    }
-    // Candidate entries: key = ((holderRack * racks + wantRack) * tc + topic) << 32 | gp.
+    return offCount > 0;
+  }
+
+  /** Every eligible partition once per replica rack other than its holder's, sorted. */
+  private void indexCandidates() {
+    int pc = g.partitionCount;
     int entries = 0;
     for (int gp = 0; gp < pc; gp++) {
       if (eligible(g, gp)) {
         entries += g.racksOf(gp).length;
       }
     }
-    long[] key = new long[entries];
+    long[] k = new long[entries];
     int e = 0;
     for (int gp = 0; gp < pc; gp++) {
       if (eligible(g, gp)) {
         int b = g.memberRack[g.target[gp]];
         for (int a : g.racksOf(gp)) {
           if (a != b) {
-            key[e++] = ((((long) b * racks + a) * tc + g.topicOf[gp]) << 32) | gp;
+            k[e++] = ((((long) b * racks + a) * tc + g.topicOf[gp]) << 32) | gp;
           }
         }
       }
     }
-    key = sortByBucket(key, e, (long) racks * racks * tc);
+    key = sortByBucket(k, e, (long) racks * racks * tc);
+  }
 
-    // Loads and, per topic, the subscriber that could most easily take a partition of it: read
-    // by cross-topic swaps only, so not computed without parts of non-equal subscriptions.
+  /** Loads and, per topic of a mixed part, the subscriber that could most easily take one. */
+  private void loadsForCrossTopicSwaps() {
     int m = g.mem.length;
-    long[] load = null;
-    int[] easiest = null;
-    if (!mixedTopic.isEmpty()) {
-      load = new long[m];
-      for (int gp = 0; gp < pc; gp++) {
-        if (g.target[gp] >= 0) {
-          load[g.target[gp]] += g.topicWeight[g.topicOf[gp]];
-        }
+    load = new long[m];
+    for (int gp = 0; gp < g.partitionCount; gp++) {
+      if (g.target[gp] >= 0) {
+        load[g.target[gp]] += g.topicWeight[g.topicOf[gp]];
       }
-      easiest = new int[tc];
-      Arrays.fill(easiest, -1);
-      for (int k = 0; k < m; k++) {
-        BitSet s = g.subscribed[k];
-        for (int t = s.nextSetBit(0); t >= 0; t = s.nextSetBit(t + 1)) {
-          if (!mixedTopic.get(t)) {
-            continue;
-          }
-          long c = g.topicWeight[t];
-          int b = easiest[t];
-          if (b < 0 || (2 * load[k] + c) * g.mem[b].weight() < (2 * load[b] + c) * g.mem[k].weight()) {
-            easiest[t] = k;
-          }
+    }
+    easiest = new int[tc];
+    Arrays.fill(easiest, -1);
+    for (int k = 0; k < m; k++) {
+      BitSet s = g.subscribed[k];
+      for (int t = s.nextSetBit(0); t >= 0; t = s.nextSetBit(t + 1)) {
+        if (!mixedTopic.get(t)) {
+          continue;
+        }
+        long c = g.topicWeight[t];
+        int b = easiest[t];
+        if (b < 0 || (2 * load[k] + c) * g.mem[b].weight() < (2 * load[b] + c) * g.mem[k].weight()) {
+          easiest[t] = k;
         }
       }
     }
+  }
 
+  /**
+   * Each off-rack partition in ascending order, if still off-rack, swapped with a partition held
+   * on one of its replica racks that is local to its holder's rack: the same topic first, then
+   * (mixed parts only) another topic.
+   */
+  private void swapOffRackPartitions() {
     for (int x = 0; x < offCount; x++) {
       int p = off[x];
       int i = g.target[p];

@@ -30,16 +30,108 @@ public final class RebalanceResult {
   private final int[][] partitions; // per member, ascending global indexes
   private final int[] pending; // ascending global indexes
   private final int[] kept; // per member, how many of its partitions it owned (its claim won)
+  private final GroupShape shape;
   private volatile Map<String, List<PartitionRef>> byMember;
 
-  RebalanceResult(String[] memberIds, String[] topicNames, int[] topicOffset, int[][] partitions,
-      int[] pending, int[] kept) {
+  private RebalanceResult(GroupShape shape, String[] memberIds, String[] topicNames,
+      int[] topicOffset, int[][] partitions, int[] pending, int[] kept) {
+    this.shape = shape;
     this.memberIds = memberIds;
     this.kept = kept;
     this.topicNames = topicNames;
     this.topicOffset = topicOffset;
     this.partitions = partitions;
     this.pending = pending;
+  }
+
+  /**
+   * The result of {@code group}'s assignment, with members in member-id order.
+   *
+   * @param lists per member (canonical order, as {@code group.members}) its partitions as
+   *     ascending global indexes; taken as they are
+   * @param pending the partitions held back, ascending global indexes
+   * @param kept per member (canonical order) how many of its partitions it owned
+   */
+  static RebalanceResult of(GroupShape shape, SortedGroup group, int[][] lists, int[] pending,
+      int[] kept) {
+    GroupMember[] mem = group.members;
+    int m = mem.length;
+    String[] ids = new String[m];
+    int[][] sorted = lists;
+    int[] keptById = kept;
+    boolean idOrder = true; // without static members the canonical order is the id order
+    for (int i = 0; i < m; i++) {
+      ids[i] = mem[i].memberId();
+      if (idOrder && i > 0 && ids[i - 1].compareTo(ids[i]) >= 0) {
+        idOrder = false;
+      }
+    }
+    if (!idOrder) {
+      Integer[] byId = new Integer[m];
+      for (int i = 0; i < m; i++) {
+        byId[i] = i;
+      }
+      Arrays.sort(byId, (a, b) -> mem[a].memberId().compareTo(mem[b].memberId()));
+      sorted = new int[m][];
+      keptById = new int[m];
+      for (int j = 0; j < m; j++) {
+        ids[j] = mem[byId[j]].memberId();
+        sorted[j] = lists[byId[j]];
+        keptById[j] = kept[byId[j]];
+      }
+    }
+    String[] names = new String[group.topics.length];
+    for (int t = 0; t < names.length; t++) {
+      names[t] = group.topics[t].name();
+    }
+    return new RebalanceResult(shape, ids, names, group.offset, sorted, pending, keptById);
+  }
+
+  /**
+   * {@link #of} from what each member keeps and what it is given: member {@code i}'s partitions
+   * are {@code keep[i]} and {@code given[i][0..givenCount[i])}, each ascending, the two disjoint.
+   */
+  static RebalanceResult ofKeptAndGiven(GroupShape shape, SortedGroup group, int[][] keep,
+      int[][] given, int[] givenCount, int[] pending, int[] kept) {
+    int n = keep.length;
+    int[][] lists = new int[n][];
+    for (int i = 0; i < n; i++) {
+      int gc = givenCount[i];
+      if (gc == 0) {
+        lists[i] = keep[i];
+      } else if (keep[i].length == 0) {
+        lists[i] = gc == given[i].length ? given[i] : Arrays.copyOf(given[i], gc);
+      } else {
+        lists[i] = merge(keep[i], given[i], gc);
+      }
+    }
+    return of(shape, group, lists, pending, kept);
+  }
+
+  /** The ascending merge of {@code a} and {@code b[0..bn)}, both ascending and disjoint. */
+  private static int[] merge(int[] a, int[] b, int bn) {
+    int[] out = new int[a.length + bn];
+    int i = 0;
+    int j = 0;
+    int o = 0;
+    while (i < a.length && j < bn) {
+      out[o++] = a[i] < b[j] ? a[i++] : b[j++];
+    }
+    while (i < a.length) {
+      out[o++] = a[i++];
+    }
+    while (j < bn) {
+      out[o++] = b[j++];
+    }
+    return out;
+  }
+
+  /**
+   * Returns the shape of group the policy recognised and the builder that computed this result
+   * (what an adapter may log); it says nothing about the assignment itself.
+   */
+  public GroupShape shape() {
+    return shape;
   }
 
   /** Returns the member ids, sorted. */
@@ -232,10 +324,14 @@ public final class RebalanceResult {
     return Collections.unmodifiableList(out);
   }
 
+  /** Equal when both give every member the same partitions and hold back the same ones. */
   @Override
   public boolean equals(Object o) {
-    return o instanceof RebalanceResult g
-        && byMember().equals(g.byMember())
+    if (!(o instanceof RebalanceResult)) {
+      return false;
+    }
+    RebalanceResult g = (RebalanceResult) o;
+    return byMember().equals(g.byMember())
         && pendingRevocation().equals(g.pendingRevocation());
   }
 

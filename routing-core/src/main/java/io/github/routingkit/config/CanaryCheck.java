@@ -24,7 +24,8 @@ final class CanaryCheck {
 
   /**
    * Parses a canary share: a plain decimal in [0, 1] or a plain decimal percentage in [0, 100]
-   * followed by {@code %} (divided by 100 exactly, then rounded once to a double); NaN if neither.
+   * followed by {@code %} (divided by 100 exactly, then rounded once to a double); NaN if
+   * neither. Plain as {@link Values#parseDecimal} reads it: an exponent of at most 3 digits.
    */
   static double parseShare(String text) {
     if (text == null) {
@@ -38,6 +39,7 @@ final class CanaryCheck {
     if (Double.isNaN(Values.parseDecimal(t))) {
       return Double.NaN;
     }
+    // a plain decimal (exponent of at most 3 digits) is a BigDecimal of bounded scale
     double v = percent ? new java.math.BigDecimal(t).movePointLeft(2).doubleValue()
         : Values.parseDecimal(t);
     return v >= 0 && v <= 1 ? v : Double.NaN;
@@ -50,7 +52,8 @@ final class CanaryCheck {
     }
     double share = parseShare(c.get(CANARY_SHARE));
     if (Double.isNaN(share)) {
-      c.problem(CANARY_SHARE, c.get(CANARY_SHARE), SHARE_RULE);
+      c.problem(CANARY_SHARE, c.get(CANARY_SHARE),
+          SHARE_RULE + Values.exponentHint(c.get(CANARY_SHARE)));
     }
     return share;
   }

@@ -54,7 +54,8 @@ final class HotKeyCheck {
     if (c.has(HOTKEY_THRESHOLD)) {
       threshold = Values.parseDecimal(c.get(HOTKEY_THRESHOLD));
       if (!(threshold > 0 && threshold <= 1)) {
-        c.problem(HOTKEY_THRESHOLD, c.get(HOTKEY_THRESHOLD), "must be a decimal share in (0, 1]");
+        c.problem(HOTKEY_THRESHOLD, c.get(HOTKEY_THRESHOLD), "must be a decimal share in (0, 1]"
+            + Values.exponentHint(c.get(HOTKEY_THRESHOLD)));
       }
     }
     int memory = 65536;

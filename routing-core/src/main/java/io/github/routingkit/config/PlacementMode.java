@@ -4,6 +4,7 @@ import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.placement.Placement;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Collectors;
 
 /**
@@ -25,6 +26,9 @@ enum PlacementMode {
    */
   static final String IDS = Arrays.stream(values()).map(m -> m.id)
       .collect(Collectors.joining(", ", "[", "]"));
+  /** The accepted values in order, for {@link RoutingSpec#placementValues()}. */
+  static final List<String> ID_LIST =
+      Arrays.stream(values()).map(m -> m.id).collect(Collectors.toUnmodifiableList());
 
   final String id;
   /** The placement this value always names, or null for the scheme-relative aliases. */

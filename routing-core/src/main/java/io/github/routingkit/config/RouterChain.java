@@ -5,16 +5,17 @@ import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.placement.Placement;
 import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.router.KeyFormatRouter;
 import io.github.routingkit.router.canary.CanaryRouter;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
 import io.github.routingkit.router.segment.SegmentRouter;
 import io.github.routingkit.router.version.VersionedRouter;
 
 /**
- * Decides which router a checked spec builds: canary &rarr; version &rarr; segment &rarr; hot key
- * &rarr; scheme/placement, the order {@link RoutingSpec}'s class comment gives, each layer left
- * out when it is not configured, one segment/hot-key chain per generation. Every call builds new
- * routers.
+ * Decides which router a checked spec builds: key format &rarr; canary &rarr; version &rarr;
+ * segment &rarr; hot key &rarr; scheme/placement, the order {@link RoutingSpec}'s class comment
+ * gives, each layer left out when it is not configured, one segment/hot-key chain per generation.
+ * Every call builds new routers.
  */
 final class RouterChain {
   private RouterChain() {}
@@ -24,10 +25,10 @@ final class RouterChain {
       LayerCheck.Layers typed) {
     KeyRouter base = typed.generations() != null ? versioned(keyless, typed)
         : chain(scheme, placement, keyless, typed);
-    if (typed.canaryNext() == null) {
-      return base;
+    if (typed.canaryNext() != null) {
+      base = CanaryRouter.of(base, typed.canaryNext().keyRouter(), typed.canaryShare());
     }
-    return CanaryRouter.of(base, typed.canaryNext().keyRouter(), typed.canaryShare());
+    return KeyFormatRouter.of(typed.keyFormat(), base);
   }
 
   /** Builds segment &rarr; hot key &rarr; hash for one scheme and placement. */
@@ -50,8 +51,7 @@ final class RouterChain {
           g.count());
     }
     return b.defaultVersion(typed.defaultVersion())
-        .source(typed.source().equals("header") ? VersionedRouter.Source.HEADER
-            : VersionedRouter.Source.KEY_PREFIX)
+        .source(typed.source())
         .separator(typed.separator()).header(typed.header()).build();
   }
 }

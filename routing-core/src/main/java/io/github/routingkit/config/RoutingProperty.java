@@ -1,11 +1,14 @@
 package io.github.routingkit.config;
 
+import io.github.routingkit.KeyFormat;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.router.version.VersionedRouter;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -71,6 +74,18 @@ public enum RoutingProperty {
           + " partition until `batch.size` bytes went to it and its batch is full or sent, as"
           + " kafka-clients' built-in does (reads `batch.size` and `linger.ms`) (see"
           + " [kafka.md](kafka.md#producer-side-keyless-records))"),
+
+  /** {@value RoutingSpec#KEY_FORMAT}: how the key bytes are laid out; a {@link KeyFormat}. */
+  KEY_FORMAT(RoutingSpec.KEY_FORMAT, Layer.KEY, Value.SINGLE, Canary.OLD_SPEC_ONLY,
+      choices(Arrays.stream(KeyFormat.values()).map(KeyFormat::id)), "`raw`",
+      "`routing.key.format=confluent`",
+      "`raw`: hash the whole key; the others hash a schema-registry key without its header, so a"
+          + " new schema id keeps every key on its partition: `confluent` (magic byte, 4-byte id:"
+          + " Confluent Avro / JSON Schema, Apicurio 3), `confluent-protobuf` (plus the message"
+          + " indexes), `apicurio-protobuf` (4-byte id, type `Ref`), `apicurio-legacy` (8-byte id:"
+          + " Apicurio 2), `apicurio-legacy-protobuf`; a key without a valid header is hashed whole,"
+          + " as with `raw` (see [compatibility.md](compatibility.md#schema-registry-keys)); applies"
+          + " to both specs of a canary"),
 
   /** {@value RoutingSpec#SEGMENT_RANGES}: explicit segment ranges. */
   SEGMENT_RANGES(RoutingSpec.SEGMENT_RANGES, Layer.SEGMENT, Value.LIST, Canary.COPIED,
@@ -213,6 +228,8 @@ public enum RoutingProperty {
   public enum Layer {
     /** Scheme, placement and keyless policy: the base router. */
     HASH,
+    /** {@code routing.key.*}: which bytes of the key are hashed. */
+    KEY,
     /** {@code routing.segment.*}: tenants to partition ranges. */
     SEGMENT,
     /** {@code routing.hotkey.*}: hot keys spread over candidates. */
@@ -326,6 +343,21 @@ public enum RoutingProperty {
       }
     }
     return null;
+  }
+
+  /**
+   * Returns the entries of {@code properties} whose key is a property of {@code layer} (a
+   * {@code routing.canary.next.X} key counts as {@code routing.X}'s), sorted by key, unmodifiable.
+   */
+  static Map<String, String> ofLayer(Map<String, String> properties, Layer layer) {
+    Map<String, String> out = new TreeMap<>();
+    properties.forEach((key, value) -> {
+      RoutingProperty p = of(key);
+      if (p != null && p.layer == layer) {
+        out.put(key, value);
+      }
+    });
+    return Collections.unmodifiableMap(out);
   }
 
   /** Returns the keys of the layer's properties (prefixes left out), sorted. */

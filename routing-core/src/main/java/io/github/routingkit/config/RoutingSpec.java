@@ -1,5 +1,6 @@
 package io.github.routingkit.config;
 
+import io.github.routingkit.KeyFormat;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingConfigException;
@@ -14,18 +15,14 @@ import io.github.routingkit.router.version.VersionedRouter;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
-import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * The whole routing configuration as one immutable value, read from {@code routing.*} properties
@@ -33,118 +30,46 @@ import java.util.stream.Collectors;
  * {@link KeyRouter} by {@link #keyRouter()}.
  *
  * <h2>Composition</h2>
- * One fixed order, each layer optional except the last: <b>version &rarr; segment &rarr; hot key
- * &rarr; scheme/placement</b>. The version (if {@code routing.version.generations} is set) picks a
- * generation, which fixes the scheme, placement and partition count; the segment (if
- * {@code routing.segment.ranges} or {@code .weights} is set) narrows the partitions to the tenant's
- * range; the hot-key layer (if {@code routing.hotkey.keys} is set or {@code .detect=true}) spreads
- * hot keys over candidates within that range; the scheme and placement hash the key within what is
- * left. In code: {@code VersionedRouter(SegmentRouter(HotKeyRouter(HashRouter)))}, one
- * segment/hot-key chain per generation.
- *
- * <p>A <b>canary</b> (if {@value #CANARY_SHARE} is set) sits above all of that: the spec's other
- * properties are the <em>old</em> spec, the {@value #CANARY_NEXT_PREFIX}{@code *} properties the
- * <em>new</em> one (itself composed in the same order), and a key goes through the new spec iff its
- * {@link CanaryRouter#point canary point} is below the share: {@code CanaryRouter(old, new, share)}.
- * Raising the share only moves keys from the old spec to the new one; keyless messages follow the
- * old spec.
+ * One fixed order, each layer optional: <b>canary &rarr; version &rarr; segment &rarr; hot key
+ * &rarr; scheme/placement</b>, i.e. {@code CanaryRouter(VersionedRouter(SegmentRouter(
+ * HotKeyRouter(HashRouter))), new spec's router)}, one segment/hot-key chain per generation. A
+ * generation fixes the scheme, placement and partition count; a segment narrows the partitions to
+ * the tenant's range; hot keys spread over candidates within it. With a canary the other
+ * properties are the <em>old</em> spec and the {@value #CANARY_NEXT_PREFIX}{@code *} ones the
+ * <em>new</em> one; a key goes through the new spec iff its {@link CanaryRouter#point canary
+ * point} is below the share, so raising the share only moves keys from old to new; keyless
+ * messages follow the old spec.
  *
  * <h2>Properties</h2>
- * <table>
- *   <caption>routing.* properties</caption>
- *   <tr><th>key</th><th>type</th><th>default</th><th>meaning</th></tr>
- *   <tr><td>{@value #SCHEME}</td><td>{@code kafka-murmur2 | pulsar-java-string | pulsar-murmur3 |
- *       librdkafka-crc32 | librdkafka-fnv1a | sarama-fnv1a | sarama-fnv1a-reference |
- *       pulsar-go-java-string | kafkajs-legacy | xxh3-64}</td>
- *       <td>{@code kafka-murmur2}</td><td>the {@link HashScheme} (by {@link HashScheme#id()})</td></tr>
- *   <tr><td>{@value #PLACEMENT}</td><td>{@code native | modulo | jump | jump-back | floor-mod |
- *       to-positive | unsigned-mod | abs-remainder}</td><td>{@code native}</td>
- *       <td>the scheme's native {@link Placement}, its modulo placement
- *       ({@link HashScheme#moduloPlacement()}), or the named {@link Placement} (by
- *       {@link Placement#id()}); kept as written, resolution in {@link #describePlacement()}</td></tr>
- *   <tr><td>{@value #KEYLESS}</td><td>{@code round-robin | sticky | random | kafka-sticky}</td>
- *       <td>{@code round-robin} (Kafka adapter: {@code kafka-sticky})</td>
- *       <td>the {@link KeylessPolicy} for messages without a key; {@code kafka-sticky} is the Kafka
- *       adapter's batch-aware sticky policy ({@code BatchStickyKeyless} in routing-kafka), and a
- *       router built by {@link #keyRouter()} runs it as the nearest core policy, {@code sticky}
- *       ({@link KeylessPolicy#KAFKA_STICKY})</td></tr>
- *   <tr><td>{@value #SEGMENT_RANGES}</td><td>{@code name:from-to,...}</td><td>none</td>
- *       <td>explicit segment ranges ({@link SegmentRouter}); exclusive with weights</td></tr>
- *   <tr><td>{@value #SEGMENT_WEIGHTS}</td><td>{@code name:weight,...[,*:weight]}</td><td>none</td>
- *       <td>segment weights, laid out per partition count by largest remainder</td></tr>
- *   <tr><td>{@value #SEGMENT_EXCLUSIVE}</td><td>{@code name,...}</td><td>none</td>
- *       <td>segments whose partitions take no other tenant's keys</td></tr>
- *   <tr><td>{@value #SEGMENT_SEPARATOR}</td><td>string</td><td>{@code :}</td>
- *       <td>the tenant is the key before its first separator</td></tr>
- *   <tr><td>{@value #SEGMENT_REGEX}</td><td>Java regex with group 1</td><td>none</td>
- *       <td>the tenant is group 1 found in the key (instead of the separator)</td></tr>
- *   <tr><td>{@value #HOTKEY_KEYS}</td><td>{@code key,...}</td><td>none</td>
- *       <td>configured hot keys ({@link HotKeyRouter})</td></tr>
- *   <tr><td>{@value #HOTKEY_DETECT}</td><td>{@code true | false}</td><td>{@code false}</td>
- *       <td>online heavy-hitter detection</td></tr>
- *   <tr><td>{@value #HOTKEY_THRESHOLD}</td><td>decimal in (0, 1]</td><td>{@code 0.01}</td>
- *       <td>share of recent messages from which a detected key is hot</td></tr>
- *   <tr><td>{@value #HOTKEY_MEMORY}</td><td>int, bytes</td><td>{@code 65536}</td>
- *       <td>detector memory cap (at least 800: 16 counters)</td></tr>
- *   <tr><td>{@value #HOTKEY_WINDOW}</td><td>long, messages</td><td>{@code max(100000, 200 &times; sample / threshold)}</td>
- *       <td>messages after which detector counts halve (at least 200 &times; sample / threshold)</td></tr>
- *   <tr><td>{@value #HOTKEY_SAMPLE}</td><td>power of two in [1, 1024]</td><td>{@code 1}</td>
- *       <td>detection counts one message in this many (cheaper, slower to react)</td></tr>
- *   <tr><td>{@value #HOTKEY_CANDIDATES}</td><td>int &ge; 2 or {@code all}</td><td>{@code 8}</td>
- *       <td>candidate partitions per hot key</td></tr>
- *   <tr><td>{@value #HOTKEY_CHOICE}</td><td>{@code least-loaded | round-robin | value-hash}</td>
- *       <td>{@code least-loaded}</td><td>how a hot key's message picks a candidate</td></tr>
- *   <tr><td>{@value #VERSION_GENERATIONS}</td><td>{@code name:scheme[:placement[:count|*]],...}</td>
- *       <td>none</td><td>routing generations ({@link VersionedRouter}); count {@code *} (default)
- *       follows the topic</td></tr>
- *   <tr><td>{@value #VERSION_DEFAULT}</td><td>generation name</td><td>none (required with
- *       generations)</td><td>the generation of untagged messages</td></tr>
- *   <tr><td>{@value #VERSION_SOURCE}</td><td>{@code key-prefix | header}</td>
- *       <td>{@code key-prefix}</td><td>where a message's version is read</td></tr>
- *   <tr><td>{@value #VERSION_SEPARATOR}</td><td>string</td><td>{@code |}</td>
- *       <td>separator after the version prefix ({@code v2|order-17})</td></tr>
- *   <tr><td>{@value #VERSION_HEADER}</td><td>string</td><td>{@code routing-version}</td>
- *       <td>message property carrying the version (Pulsar)</td></tr>
- *   <tr><td>{@value #CANARY_SHARE}</td><td>decimal in [0, 1] ({@code 0.05}) or percentage in
- *       [0%, 100%] ({@code 5%})</td><td>none</td><td>share of keys routed by the new spec
- *       ({@link CanaryRouter}); a percentage is divided by 100 exactly</td></tr>
- *   <tr><td>{@value #CANARY_NEXT_PREFIX}{@code X}</td><td>as {@code routing.X}</td><td>none</td>
- *       <td>the new spec's {@code routing.X}: {@code scheme}, {@code placement}, every
- *       {@code segment.*}, {@code hotkey.*} and {@code version.*} key (not {@code keyless}, not
- *       another canary)</td></tr>
- * </table>
+ * Every key, with its type, default, example and meaning, is an entry of the
+ * {@link RoutingProperty} catalogue (which docs/configuration.md's reference tables render): the
+ * scheme ({@value #SCHEME}), placement ({@value #PLACEMENT}) and keyless policy
+ * ({@value #KEYLESS}); the key format ({@value #KEY_FORMAT}, {@link #keyFormat()}); the segment layer ({@code routing.segment.*}, {@link SegmentRouter}), the
+ * hot-key layer ({@code routing.hotkey.*}, {@link HotKeyRouter}), the version layer
+ * ({@code routing.version.*}, {@link VersionedRouter}) and the canary ({@value #CANARY_SHARE} and
+ * {@value #CANARY_NEXT_PREFIX}{@code X}, {@link CanaryRouter}). The typed queries
+ * ({@link #hasSegments()}, {@link #hasHotKeys()}, {@link #hasVersions()}, {@link #versionSource()},
+ * {@link #hasCanary()}, {@link #layerProperties(RoutingProperty.Layer)}) tell which layers a spec
+ * configures, so adapters never read key names.
  *
  * <h2>Rules</h2>
- * <ul>
- *   <li>Keys outside the {@code routing.} prefix are ignored, so a whole producer config can be
- *       passed in, and so are the consumer side's {@code routing.assignor.*} keys (read by the Kafka
- *       assignor), so one client config file may hold both. Every other key inside the prefix
- *       must be one of the above.</li>
- *   <li>Values are strings (any object is read through {@code toString()}); surrounding whitespace
- *       is trimmed (also around list items); identifiers are case-sensitive.</li>
- *   <li>Illegal combinations: a layer's options without the property that enables the layer (e.g.
- *       {@code routing.hotkey.threshold} without {@code routing.hotkey.detect=true},
- *       {@code routing.version.separator} with {@code routing.version.source=header},
- *       {@code routing.version.header} without it,
- *       {@code routing.segment.exclusive} without ranges or weights); both
- *       {@code routing.segment.ranges} and {@code .weights}; both {@code routing.segment.separator}
- *       and {@code .regex}; {@code routing.scheme} or {@code routing.placement} other than the
- *       default together with {@code routing.version.generations} (each generation names its own);
- *       {@value #CANARY_NEXT_PREFIX}{@code *} without {@value #CANARY_SHARE}, the share without a
- *       new-spec property, {@code routing.canary.next.keyless} (keyless messages follow the old
- *       spec) and a canary inside the new spec. The new spec's own problems are reported under
- *       their {@code routing.canary.next.*} names.</li>
- *   <li>Detector memory: the old spec's detectors (one per generation) and the new spec's together
- *       must fit 64 MiB ({@link #claimedMemoryBytes()}).</li>
- *   <li>Any bad key, value or combination throws {@link RoutingConfigException} (an
- *       {@link IllegalArgumentException}) naming the property, the value and the rule, at parse
- *       time. The only checks that need the topic's partition count (a segment range beyond it, an
- *       empty shared range, a weighted segment rounding to no partition, a generation needing more
- *       partitions) run when a message is routed and throw a clear exception then (see
- *       {@link SegmentRouter}, {@link VersionedRouter}); never an out-of-range partition.</li>
- * </ul>
+ * Keys outside {@value #PREFIX} are ignored (a whole producer config can be passed in), and so
+ * are the Kafka assignors' {@value #ASSIGNOR_PREFIX}{@code *}; every other {@code routing.*} key
+ * must be in the catalogue. Values are strings ({@code toString()} of any object; a
+ * {@code Collection} is joined by commas), trimmed, also around list items; identifiers are
+ * case-sensitive. Illegal combinations: a layer's options without the property that enables the
+ * layer (e.g. {@code routing.hotkey.threshold} without {@code routing.hotkey.detect=true}), the
+ * version source's option for the other source, both segment ranges and weights, both segment
+ * separator and regex, a scheme or placement other than the default with generations, canary
+ * properties without the share or the share without them, {@code routing.canary.next.keyless},
+ * a canary in a canary (the new spec's problems are named {@code routing.canary.next.*}), and
+ * detectors of more than 64 MiB in all ({@link #claimedMemoryBytes()}). Every bad key, value or
+ * combination throws a {@link RoutingConfigException} (an {@link IllegalArgumentException})
+ * naming the property, the value and the rule, at parse time, all problems in one; only the
+ * checks that need the topic's partition count run when a message is routed (see
+ * {@link SegmentRouter}, {@link VersionedRouter}), never giving an out-of-range partition.
  *
- * <p>The string form ({@link #toString()}), e.g.
+ * <p>The string form ({@link #toParsableString()}, also {@link #toString()}), e.g.
  * {@code routing.keyless=random, routing.placement=jump, routing.scheme=pulsar-murmur3}, lists
  * the scheme and keyless policy, the placement unless it is {@code native}, and every layer
  * property that was set, and is read back by
@@ -161,17 +86,15 @@ public final class RoutingSpec implements Serializable {
   public static final String ASSIGNOR_PREFIX = "routing.assignor.";
   /** The hash scheme: {@code kafka-murmur2} (default) or another {@link HashScheme#id()}. */
   public static final String SCHEME = "routing.scheme";
-  /**
-   * The keyless policy: {@code round-robin} (default), {@code sticky}, {@code random} or
-   * {@code kafka-sticky} (the Kafka adapter's default; {@code sticky} in a core router).
-   */
+  /** The keyless policy: {@code round-robin} (default), {@code sticky}, {@code random}, {@code kafka-sticky}. */
   public static final String KEYLESS = "routing.keyless";
-  /**
-   * The placement: {@code native} (default) or {@code modulo}, relative to the scheme, or a
-   * concrete placement id ({@code jump}, {@code jump-back}, {@code floor-mod}, {@code to-positive},
-   * {@code unsigned-mod}, {@code abs-remainder}).
-   */
+  /** The placement: {@code native} (default), {@code modulo} or a placement id ({@link #placementValues()}). */
   public static final String PLACEMENT = "routing.placement";
+  /**
+   * The key format: {@code raw} (default: the whole key is hashed) or a schema-registry wire
+   * format whose header is skipped ({@link io.github.routingkit.KeyFormat}).
+   */
+  public static final String KEY_FORMAT = "routing.key.format";
   /** Explicit segment ranges, e.g. {@code order:0-5,payment:6-8}. */
   public static final String SEGMENT_RANGES = "routing.segment.ranges";
   /** Segment weights, e.g. {@code order:3,payment:1,*:2}. */
@@ -208,17 +131,9 @@ public final class RoutingSpec implements Serializable {
   public static final String VERSION_SEPARATOR = "routing.version.separator";
   /** The message property carrying the version (default {@code routing-version}). */
   public static final String VERSION_HEADER = "routing.version.header";
-  /**
-   * The canary share: a decimal in [0, 1] ({@code 0.05}) or a percentage in [0%, 100%]
-   * ({@code 5%}); the keys whose {@link CanaryRouter#point canary point} is below it go through the
-   * new spec given under {@value #CANARY_NEXT_PREFIX}.
-   */
+  /** The canary share: a decimal in [0, 1] ({@code 0.05}) or a percentage in [0%, 100%] ({@code 5%}). */
   public static final String CANARY_SHARE = "routing.canary.share";
-  /**
-   * Prefix of the new spec of a canary rollout: {@code routing.canary.next.X} is the new spec's
-   * {@code routing.X} (every property but {@code routing.keyless} and the canary's own), e.g.
-   * {@code routing.canary.next.placement=jump}.
-   */
+  /** Prefix of a canary's new spec: {@code routing.canary.next.X} is its {@code routing.X}. */
   public static final String CANARY_NEXT_PREFIX = "routing.canary.next.";
   /** When the canary's share grows, fleet-wide: {@code share@instant,...} (a {@code CanarySchedule}). */
   public static final String CANARY_SCHEDULE = "routing.canary.schedule";
@@ -247,16 +162,13 @@ public final class RoutingSpec implements Serializable {
 
   /**
    * Returns the values {@value #PLACEMENT} (and the {@code routing} command's {@code --placement})
-   * accepts, in this order: {@code native}, {@code modulo} (relative to the scheme), then the
-   * concrete placements {@code jump}, {@code jump-back}, {@code floor-mod}, {@code to-positive},
+   * accepts: {@code native}, {@code modulo} (relative to the scheme), then the concrete
+   * placements {@code jump}, {@code jump-back}, {@code floor-mod}, {@code to-positive},
    * {@code unsigned-mod}, {@code abs-remainder} ({@link Placement#id()}).
    */
   public static List<String> placementValues() {
-    return PLACEMENT_VALUES;
+    return PlacementMode.ID_LIST;
   }
-
-  private static final List<String> PLACEMENT_VALUES =
-      Arrays.stream(PlacementMode.values()).map(m -> m.id).toList();
 
   /**
    * Returns the names of every {@code routing.*} property this version understands, sorted: the
@@ -297,11 +209,7 @@ public final class RoutingSpec implements Serializable {
    *     combination
    */
   public static RoutingSpec parse(Properties properties) {
-    Map<String, Object> map = new LinkedHashMap<>();
-    for (String name : properties.stringPropertyNames()) {
-      map.put(name, properties.getProperty(name));
-    }
-    return parse(map);
+    return SpecText.parse(properties);
   }
 
   /**
@@ -309,7 +217,7 @@ public final class RoutingSpec implements Serializable {
    * values and commas is ignored; an empty string is the default spec). A comma-separated part that
    * does not start with {@code name.name=} continues the previous value, so list values such as
    * {@code routing.segment.ranges=order:0-5,payment:6-8} can be written as they are. The inverse of
-   * {@link #toString()}.
+   * {@link #toParsableString()}.
    *
    * @throws RoutingConfigException for a spec not starting with a {@code key=value} pair, a repeated
    *     key, an unknown key (any key here must start with {@code routing.}), a bad value or an
@@ -327,19 +235,106 @@ public final class RoutingSpec implements Serializable {
    *
    * @throws NullPointerException if an argument is null
    */
-  public static String nearest(String name, java.util.Collection<String> known) {
-    return DidYouMean.nearest(java.util.Objects.requireNonNull(name, "name"),
-        java.util.Objects.requireNonNull(known, "known"));
+  public static String nearest(String name, Collection<String> known) {
+    return DidYouMean.nearest(Objects.requireNonNull(name, "name"),
+        Objects.requireNonNull(known, "known"));
   }
 
   /**
-   * Returns whether messages name their routing generation in a header (message property):
-   * {@value #VERSION_SOURCE}{@code =header}. A client whose partitioner sees no headers (Kafka)
+   * Returns whether this spec (the old spec, with a canary: {@link #canaryNext()} answers for the
+   * new one) has a segment layer: {@value #SEGMENT_RANGES} or {@value #SEGMENT_WEIGHTS} is set.
+   */
+  public boolean hasSegments() {
+    return typed.segments() != null;
+  }
+
+  /** Returns whether this (old) spec has a hot-key layer: {@value #HOTKEY_KEYS} or detection. */
+  public boolean hasHotKeys() {
+    return typed.hotKeys() != null;
+  }
+
+  /** Returns whether this (old) spec routes by generations: {@value #VERSION_GENERATIONS} is set. */
+  public boolean hasVersions() {
+    return typed.generations() != null;
+  }
+
+  /**
+   * Returns where messages name their generation ({@value #VERSION_SOURCE}), or null without
+   * generations ({@link #hasVersions()}).
+   */
+  public VersionedRouter.Source versionSource() {
+    return typed.generations() == null ? null : typed.source();
+  }
+
+  /**
+   * Returns whether any layer is configured (a key format other than {@code raw}, segment, hot
+   * key, version or canary): false means {@link #keyRouter()} is a plain {@link HashRouter} of
+   * {@link #scheme()} and {@link #placement()}.
+   */
+  public boolean hasLayers() {
+    return keyFormat().hasHeader() || hasSegments() || hasHotKeys() || hasVersions() || hasCanary();
+  }
+
+  /** Returns whether a canary is configured: {@value #CANARY_SHARE} with its new spec. */
+  public boolean hasCanary() {
+    return typed.canaryNext() != null;
+  }
+
+  /**
+   * Returns the properties of one layer set anywhere in the composed spec, as written: this
+   * spec's own and, with a canary, the new spec's under their {@value #CANARY_NEXT_PREFIX} names
+   * (the canary's own {@value #CANARY_SHARE} is a {@link RoutingProperty.Layer#CANARY} property).
+   * Values are normalized as {@link #toMap()} gives them; keys sorted. Empty if no part of the
+   * spec configures the layer, e.g. {@code layerProperties(HOTKEY)} of a spec whose only hot-key
+   * property is {@code routing.canary.next.hotkey.keys=k} is {@code {routing.canary.next.hotkey.keys=k}}.
+   */
+  public Map<String, String> layerProperties(RoutingProperty.Layer layer) {
+    return RoutingProperty.ofLayer(toMap(), layer);
+  }
+
+  /**
+   * Returns the property, as written, that makes messages name their routing generation in a
+   * header (message property): {@value #VERSION_SOURCE}, or
+   * {@value #CANARY_NEXT_PREFIX}{@code version.source} in the canary's new spec; null if no part
+   * of the spec reads versions from a header. A client whose partitioner sees no headers (Kafka)
    * cannot route such a spec.
    */
+  public String versionFromHeaderProperty() {
+    if (versionSource() == VersionedRouter.Source.HEADER) {
+      return VERSION_SOURCE;
+    }
+    if (hasCanary() && typed.canaryNext().versionSource() == VersionedRouter.Source.HEADER) {
+      return CANARY_NEXT_PREFIX + VERSION_SOURCE.substring(PREFIX.length());
+    }
+    return null;
+  }
+
+  /** Returns whether any part of the spec reads versions from a header: {@link #versionFromHeaderProperty()} is set. */
   public boolean readsVersionFromHeader() {
-    return typed.generations() != null && typed.source().equals("header")
-        || typed.canaryNext() != null && typed.canaryNext().readsVersionFromHeader();
+    return versionFromHeaderProperty() != null;
+  }
+
+  /**
+   * Returns the key format ({@value #KEY_FORMAT}): {@link KeyFormat#RAW} unless set. Routers built
+   * from this spec hash a byte key's payload behind that format's header.
+   */
+  public KeyFormat keyFormat() {
+    return typed.keyFormat();
+  }
+
+  /**
+   * Returns a copy with the given key format ({@link KeyFormat#RAW} removes {@value #KEY_FORMAT}).
+   *
+   * @throws NullPointerException if {@code format} is null
+   */
+  public RoutingSpec withKeyFormat(KeyFormat format) {
+    Map<String, String> copy = new TreeMap<>(layers);
+    if (Objects.requireNonNull(format, "format") == KeyFormat.RAW) {
+      copy.remove(KEY_FORMAT);
+    } else {
+      copy.put(KEY_FORMAT, format.id());
+    }
+    return new RoutingSpec(scheme, placementMode, keyless, copy);
   }
 
   /**
@@ -431,20 +426,7 @@ public final class RoutingSpec implements Serializable {
    *     value or combination
    */
   public RoutingSpec with(String key, String value) {
-    if (!SpecKeys.LAYERS.contains(key)) {
-      throw new RoutingConfigException(key, value, "must be one of " + SpecKeys.LAYERS
-          + " (use withScheme, withPlacement, withKeyless for the others)");
-    }
-    Map<String, String> copy = new TreeMap<>(layers);
-    if (value == null) {
-      copy.remove(key);
-    } else {
-      if (value.trim().isEmpty()) {
-        throw new RoutingConfigException(key, value, "must not be empty");
-      }
-      copy.put(key, SpecText.normalize(key, value.trim()));
-    }
-    return new RoutingSpec(scheme, placementMode, keyless, copy);
+    return new RoutingSpec(scheme, placementMode, keyless, SpecText.with(layers, key, value));
   }
 
   /** Returns the hash scheme ({@value #SCHEME}). */
@@ -514,11 +496,12 @@ public final class RoutingSpec implements Serializable {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RoutingSpec
-        && ((RoutingSpec) o).scheme == scheme
-        && ((RoutingSpec) o).placementMode == placementMode
-        && ((RoutingSpec) o).keyless == keyless
-        && ((RoutingSpec) o).layers.equals(layers);
+    if (!(o instanceof RoutingSpec)) {
+      return false;
+    }
+    RoutingSpec r = (RoutingSpec) o;
+    return r.scheme == scheme && r.placementMode == placementMode
+        && r.keyless == keyless && r.layers.equals(layers);
   }
 
   @Override
@@ -528,18 +511,23 @@ public final class RoutingSpec implements Serializable {
 
   /**
    * Returns the parsable string form, e.g.
-   * {@code routing.keyless=round-robin, routing.scheme=kafka-murmur2}.
+   * {@code routing.keyless=round-robin, routing.scheme=kafka-murmur2}: the {@link #toMap()}
+   * entries as {@code key=value} pairs separated by {@code ", "}, a value that the comma rule
+   * would cut in double quotes. {@link #parse(String)} reads it back into an equal spec; the
+   * serialized form carries it.
    */
+  public String toParsableString() {
+    return SpecText.write(toMap());
+  }
+
+  /** Returns {@link #toParsableString()}. */
   @Override
   public String toString() {
-    StringBuilder sb = new StringBuilder();
-    toMap().forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(k).append('=')
-        .append(SpecText.quote(v)));
-    return sb.toString();
+    return toParsableString();
   }
 
   private Object writeReplace() {
-    return new Proxy(toString(), new TreeMap<>(toMap()));
+    return new Proxy(toParsableString(), new TreeMap<>(toMap()));
   }
 
   private void readObject(ObjectInputStream in) throws InvalidObjectException {
@@ -563,21 +551,7 @@ public final class RoutingSpec implements Serializable {
     }
 
     private Object readResolve() throws InvalidObjectException {
-      try {
-        if (properties == null) {
-          return parse(spec);
-        }
-        RoutingSpec parsed = parse(properties);
-        if (!parsed.toString().equals(spec)) {
-          throw new IllegalArgumentException("string form '" + spec + "' and properties "
-              + properties + " differ");
-        }
-        return parsed;
-      } catch (RuntimeException e) {
-        InvalidObjectException ex = new InvalidObjectException("corrupt RoutingSpec: " + e.getMessage());
-        ex.initCause(e);
-        throw ex;
-      }
+      return SpecText.deserialized(spec, properties);
     }
   }
 }

@@ -80,11 +80,8 @@ final class ScheduleCheck {
     Matcher m = DURATION.matcher(c.get(key).trim());
     if (m.matches()) {
       long n = Long.parseLong(m.group(1));
-      long millis = switch (m.group(2)) {
-        case "ms" -> n;
-        case "s" -> n * 1_000;
-        default -> n * 60_000;
-      };
+      String unit = m.group(2);
+      long millis = unit.equals("ms") ? n : unit.equals("s") ? n * 1_000 : n * 60_000;
       if (millis <= 3_600_000) {
         return millis;
       }

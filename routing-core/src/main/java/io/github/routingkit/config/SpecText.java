@@ -6,11 +6,13 @@ import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.internal.Values;
+import java.io.InvalidObjectException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -108,7 +110,8 @@ final class SpecText {
     if (raw == null) {
       return null;
     }
-    if (raw instanceof Collection<?> c) {
+    if (raw instanceof Collection<?>) {
+      Collection<?> c = (Collection<?>) raw;
       List<String> items = new ArrayList<>();
       for (Object o : c) {
         items.add(String.valueOf(o).trim());
@@ -122,6 +125,32 @@ final class SpecText {
   static String normalize(String key, String value) {
     RoutingProperty p = RoutingProperty.of(key);
     return p == null || !p.isList() ? value : String.join(",", Values.items(value));
+  }
+
+  static RoutingSpec parse(Properties properties) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    for (String name : properties.stringPropertyNames()) {
+      map.put(name, properties.getProperty(name));
+    }
+    return parse(map);
+  }
+
+  /** {@code layers} with {@code key} set to {@code value} (null: removed), for {@link RoutingSpec#with}. */
+  static Map<String, String> with(Map<String, String> layers, String key, String value) {
+    if (!SpecKeys.LAYERS.contains(key)) {
+      throw new RoutingConfigException(key, value, "must be one of " + SpecKeys.LAYERS
+          + " (use withScheme, withPlacement, withKeyless for the others)");
+    }
+    Map<String, String> copy = new TreeMap<>(layers);
+    if (value == null) {
+      copy.remove(key);
+    } else {
+      if (value.trim().isEmpty()) {
+        throw new RoutingConfigException(key, value, "must not be empty");
+      }
+      copy.put(key, normalize(key, value.trim()));
+    }
+    return copy;
   }
 
   static RoutingSpec parse(String spec) {
@@ -232,6 +261,40 @@ final class SpecText {
       return value;
     }
     return '"' + value.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+  }
+
+  /** The string form of {@code properties}: {@code key=value} pairs joined by {@code ", "}. */
+  static String write(Map<String, String> properties) {
+    StringBuilder sb = new StringBuilder();
+    properties.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : ", ").append(k).append('=')
+        .append(quote(v)));
+    return sb.toString();
+  }
+
+  /**
+   * The spec a serialized {@code RoutingSpec} holds, re-parsed and so re-checked: from its
+   * properties (which the string form must match), or from the string form alone (streams written
+   * before the properties field existed).
+   *
+   * @throws InvalidObjectException if either does not parse or they differ
+   */
+  static RoutingSpec deserialized(String spec, Map<String, String> properties)
+      throws InvalidObjectException {
+    try {
+      if (properties == null) {
+        return parse(spec);
+      }
+      RoutingSpec parsed = parse(properties);
+      if (!parsed.toParsableString().equals(spec)) {
+        throw new IllegalArgumentException("string form '" + spec + "' and properties "
+            + properties + " differ");
+      }
+      return parsed;
+    } catch (RuntimeException e) {
+      InvalidObjectException ex = new InvalidObjectException("corrupt RoutingSpec: " + e.getMessage());
+      ex.initCause(e);
+      throw ex;
+    }
   }
 
   private static void put(Map<String, Object> map, String key, String value) {

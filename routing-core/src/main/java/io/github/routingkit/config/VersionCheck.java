@@ -6,8 +6,13 @@ import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.config.LayerCheck.Generation;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.internal.Values;
+import io.github.routingkit.router.version.VersionedRouter.Source;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Decides whether the {@code routing.version.*} properties of one spec make routing generations:
@@ -18,6 +23,16 @@ import java.util.List;
  */
 final class VersionCheck {
   private VersionCheck() {}
+
+  /** The source {@code text} names ({@code key-prefix} when null), or null if it names none. */
+  static Source source(String text) {
+    for (Source s : Source.values()) {
+      if (s.id().equals(text == null ? Source.KEY_PREFIX.id() : text)) {
+        return s;
+      }
+    }
+    return null;
+  }
 
   /**
    * The generations in the order listed, or null without {@value RoutingSpec#VERSION_GENERATIONS};
@@ -30,12 +45,14 @@ final class VersionCheck {
           VERSION_SEPARATOR, VERSION_HEADER);
       return null;
     }
-    String source = c.getOrDefault(VERSION_SOURCE, "key-prefix");
-    if (!source.equals("key-prefix") && !source.equals("header")) {
-      c.problem(VERSION_SOURCE, source, "must be one of [key-prefix, header]");
+    String sourceText = c.getOrDefault(VERSION_SOURCE, "key-prefix");
+    Source source = source(sourceText);
+    if (source == null) {
+      c.problem(VERSION_SOURCE, sourceText, "must be one of " + Arrays.stream(Source.values())
+          .map(Source::id).collect(Collectors.toUnmodifiableList()).toString());
     }
     // the key prefix and the header are alternatives: each one's option is inert for the other
-    if ("header".equals(source)) {
+    if (source == Source.HEADER) {
       c.requires(VERSION_SOURCE + "=key-prefix", VERSION_SEPARATOR);
     } else {
       c.requires(VERSION_SOURCE + "=header", VERSION_HEADER);
@@ -51,6 +68,7 @@ final class VersionCheck {
     String separator = c.getOrDefault(VERSION_SEPARATOR, "|");
     String spec = c.get(VERSION_GENERATIONS);
     List<Generation> out = new ArrayList<>();
+    Set<String> seen = new HashSet<>(); // the names in out
     for (String item : Values.items(spec)) {
       String[] f = item.split(":", -1);
       if (f.length < 2 || f.length > 4 || f[0].isEmpty()) {
@@ -86,7 +104,7 @@ final class VersionCheck {
           continue;
         }
       }
-      if (out.stream().anyMatch(g -> g.name().equals(name))) {
+      if (seen.contains(name)) {
         c.problem(VERSION_GENERATIONS, name, "generation '" + name + "' is listed twice");
         continue;
       }
@@ -96,6 +114,7 @@ final class VersionCheck {
         continue;
       }
       out.add(new Generation(name, s, mode, count));
+      seen.add(name);
     }
     String def = c.get(VERSION_DEFAULT);
     if (def == null) {
@@ -103,7 +122,8 @@ final class VersionCheck {
           + " keys without a version tag) when " + VERSION_GENERATIONS + " is set"));
     } else if (out.stream().noneMatch(g -> g.name().equals(def))
         && !c.hasProblem(VERSION_GENERATIONS)) {
-      List<String> names = out.stream().map(Generation::name).toList();
+      List<String> names =
+          out.stream().map(Generation::name).collect(Collectors.toUnmodifiableList());
       c.problem(VERSION_DEFAULT, def, "must name one of the generations " + names);
     }
     return out;

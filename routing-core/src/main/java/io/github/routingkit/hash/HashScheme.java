@@ -145,6 +145,69 @@ public enum HashScheme {
       KafkaJsLegacyMurmur2::hash),
 
   /**
+   * pulsar-client-cpp's {@code HashingScheme::BoostHash} (the C++ client's default, and so the
+   * Python and Node.js clients' unless they set {@code hashing_scheme}) as built with Boost 1.56
+   * &ndash; 1.80 where {@code char} is signed (x86-64 Linux and macOS, Windows, Apple arm64):
+   * {@code boost::hash<std::string>} of the key's bytes, 64-bit, then {@code & INT32_MAX}. Result in
+   * {@code [0, 2^31)}; the client places it with {@code hash % numPartitions}, native placement
+   * {@link Placement#FLOOR_MOD}. Released C++ clients 3.0 &ndash; 3.4 were built with Boost 1.80.
+   * Proven against {@code boost::hash} of Debian's libboost1.74-dev (cross-client vectors,
+   * {@code compat/pulsar-cpp}). Text hashes its UTF-8 bytes, as the Python and Node.js clients pass
+   * a str key; it is encoded first (allocates).
+   */
+  PULSAR_CPP_BOOST_PRE_1_81("pulsar-cpp-boost-pre-1.81", Placement.FLOOR_MOD,
+      (key, offset, length) ->
+          BoostStringHash.low31(BoostStringHash.pre181(key, offset, length, true)),
+      key -> {
+        byte[] b = BoostStringHash.utf8(key);
+        return BoostStringHash.low31(BoostStringHash.pre181(b, 0, b.length, true));
+      }),
+
+  /**
+   * {@link #PULSAR_CPP_BOOST_PRE_1_81} where {@code char} is unsigned (Linux on aarch64, ppc64le,
+   * s390x): the same Boost 1.56 &ndash; 1.80 hash without sign extension of the bytes from
+   * {@code 0x80}, so the two differ only for keys with a non-ASCII byte. Proven against
+   * libboost1.74-dev compiled with {@code -funsigned-char}.
+   */
+  PULSAR_CPP_BOOST_PRE_1_81_UNSIGNED_CHAR("pulsar-cpp-boost-pre-1.81-unsigned-char",
+      Placement.FLOOR_MOD,
+      (key, offset, length) ->
+          BoostStringHash.low31(BoostStringHash.pre181(key, offset, length, false)),
+      key -> {
+        byte[] b = BoostStringHash.utf8(key);
+        return BoostStringHash.low31(BoostStringHash.pre181(b, 0, b.length, false));
+      }),
+
+  /**
+   * pulsar-client-cpp's {@code BoostHash} as built with Boost 1.81 (for example against Debian 12's
+   * libboost1.81-dev), whose rewritten string hash differs from every other release's: 64-bit
+   * {@code boost::hash<std::string>}, then {@code & INT32_MAX}, independent of the signedness of
+   * {@code char}. Native placement {@link Placement#FLOOR_MOD}. Proven against libboost1.81-dev.
+   * Text is encoded to UTF-8 first (allocates).
+   */
+  PULSAR_CPP_BOOST_1_81("pulsar-cpp-boost-1.81", Placement.FLOOR_MOD,
+      (key, offset, length) -> BoostStringHash.low31(BoostStringHash.boost181(key, offset, length)),
+      key -> {
+        byte[] b = BoostStringHash.utf8(key);
+        return BoostStringHash.low31(BoostStringHash.boost181(b, 0, b.length));
+      }),
+
+  /**
+   * pulsar-client-cpp's {@code BoostHash} as built with Boost 1.82 or later (its released builds
+   * from 3.5, with Boost 1.83, and from 4.0, with 1.88 and 1.90): 64-bit
+   * {@code boost::hash<std::string>} (mulxp1_hash), then {@code & INT32_MAX}, independent of the
+   * signedness of {@code char}. Native placement {@link Placement#FLOOR_MOD}. Proven against
+   * Debian's libboost1.83-dev (and, once, 1.88 and 1.90: identical). Text is encoded to UTF-8 first
+   * (allocates).
+   */
+  PULSAR_CPP_BOOST_FROM_1_82("pulsar-cpp-boost-from-1.82", Placement.FLOOR_MOD,
+      (key, offset, length) -> BoostStringHash.low31(BoostStringHash.from182(key, offset, length)),
+      key -> {
+        byte[] b = BoostStringHash.utf8(key);
+        return BoostStringHash.low31(BoostStringHash.from182(b, 0, b.length));
+      }),
+
+  /**
    * XXH3 64-bit, seed 0, of the key bytes ({@code XXH3_64bits}, via zero-allocation-hashing's
    * {@code LongHashFunction.xx3()}), for new placements that need not agree with any client.
    * {@link #hash64} is the full 64-bit hash; {@link #hash} its low 32 bits. Native placement:

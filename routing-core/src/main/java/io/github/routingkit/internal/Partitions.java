@@ -1,7 +1,5 @@
 package io.github.routingkit.internal;
 
-import io.github.routingkit.router.hotkey.HotKeyRouter;
-import io.github.routingkit.router.segment.SegmentRouter;
 
 /** Argument checks shared by the routers; internal (not API), allocation-free on the happy path. */
 public final class Partitions {
@@ -21,8 +19,8 @@ public final class Partitions {
   }
 
   /**
-   * The largest partition count of the layers that keep per-partition tables ({@link SegmentRouter}
-   * layouts, {@link HotKeyRouter} loads): 2^20 = 1,048,576, far above any real Kafka or Pulsar
+   * The largest partition count of the layers that keep per-partition tables ({@code SegmentRouter}
+   * layouts, {@code HotKeyRouter} loads): 2^20 = 1,048,576, far above any real Kafka or Pulsar
    * topic, and small enough that the tables cannot exhaust the heap or overflow an array size.
    */
   public static final int MAX_TABLE_PARTITIONS = 1 << 20;

@@ -34,7 +34,8 @@ public final class HashRouter extends AbstractKeyRouter {
   private final transient int builtIn;
 
   /*
-   * The two client defaults are routed in one visible line each, without the scheme's and the
+   * The two client defaults are routed in one named line each (kafkaDefaultPartition,
+   * pulsarDefaultPartition; the Pulsar adapter calls the latter too), without the scheme's and the
    * placement's dispatch, as kafka-clients' BuiltInPartitioner and pulsar-client's router write
    * them: kafka-murmur2 + to-positive is toPositive(murmur2(key)) % n, and pulsar-java-string +
    * floor-mod on a String key is (key.hashCode() & MAX) % n, the String's cached hash, the very
@@ -53,8 +54,47 @@ public final class HashRouter extends AbstractKeyRouter {
     this.keyless = keylessPolicy.newChooser();
     this.builtIn = scheme == HashScheme.KAFKA_MURMUR2 && placement == Placement.KAFKA_TO_POSITIVE
         ? KAFKA
-        : scheme == HashScheme.PULSAR_JAVA_STRING && placement == Placement.FLOOR_MOD ? PULSAR
+        : isPulsarDefault(scheme, placement) ? PULSAR
         : NONE;
+  }
+
+  /**
+   * Returns the partition kafka-clients' built-in partitioner gives a keyed record
+   * ({@code BuiltInPartitioner.partitionForKey}): {@code toPositive(murmur2(key)) % numPartitions},
+   * the {@link HashScheme#KAFKA_MURMUR2} scheme with the {@link Placement#KAFKA_TO_POSITIVE}
+   * placement. Allocation-free.
+   *
+   * @return a partition in {@code [0, numPartitions)}
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   * @throws NullPointerException if {@code key} is null
+   */
+  public static int kafkaDefaultPartition(byte[] key, int offset, int length, int numPartitions) {
+    return (HashScheme.KAFKA_MURMUR2.hash(key, offset, length) & Integer.MAX_VALUE)
+        % Partitions.checkCount(numPartitions);
+  }
+
+  /**
+   * Returns the partition pulsar-client's default keyed routing gives a message with key
+   * {@code key} ({@code HashingScheme.JavaStringHash} and {@code signSafeMod}):
+   * {@code (key.hashCode() & Integer.MAX_VALUE) % numPartitions}, which is the
+   * {@link HashScheme#PULSAR_JAVA_STRING} scheme with the {@link Placement#FLOOR_MOD} placement
+   * (floorMod of a non-negative hash is its remainder). Reads the String's cached hash, the value
+   * pulsar-client hashes; allocation-free.
+   *
+   * @return a partition in {@code [0, numPartitions)}
+   * @throws IllegalArgumentException if {@code numPartitions < 1}
+   * @throws NullPointerException if {@code key} is null
+   */
+  public static int pulsarDefaultPartition(String key, int numPartitions) {
+    return (key.hashCode() & Integer.MAX_VALUE) % Partitions.checkCount(numPartitions);
+  }
+
+  /**
+   * Returns whether {@code scheme} and {@code placement} are pulsar-client's default keyed routing,
+   * whose partition {@link #pulsarDefaultPartition} gives for a String key.
+   */
+  public static boolean isPulsarDefault(HashScheme scheme, Placement placement) {
+    return scheme == HashScheme.PULSAR_JAVA_STRING && placement == Placement.FLOOR_MOD;
   }
 
   /**
@@ -79,8 +119,7 @@ public final class HashRouter extends AbstractKeyRouter {
   @Override
   protected int route(byte[] key, int offset, int length, byte[] value, int numPartitions) {
     if (builtIn == KAFKA) {
-      return (HashScheme.KAFKA_MURMUR2.hash(key, offset, length) & Integer.MAX_VALUE)
-          % Partitions.checkCount(numPartitions);
+      return kafkaDefaultPartition(key, offset, length, numPartitions);
     }
     return placement.place64(scheme.hash64(key, offset, length), numPartitions);
   }
@@ -89,7 +128,7 @@ public final class HashRouter extends AbstractKeyRouter {
   @Override
   protected int routeText(CharSequence key, int numPartitions) {
     if (builtIn == PULSAR && key instanceof String) {
-      return (key.hashCode() & Integer.MAX_VALUE) % Partitions.checkCount(numPartitions);
+      return pulsarDefaultPartition((String) key, numPartitions);
     }
     return placement.place64(scheme.hash64(key), numPartitions);
   }

@@ -23,10 +23,10 @@ import java.util.TreeMap;
  * member owned {@code q}, as learned from the group, {@link #progress}). Until then it is held
  * back. Every other record is handed over at once: records on their old partition, keys that do
  * not move, keyless records, and records on a partition the plan gives neither old nor new
- * (counted, {@link Counts#unplannedRecords}). A record of a moving key on its old partition after that
+ * (counted, {@link SwitchCounts#unplannedRecords}). A record of a moving key on its old partition after that
  * partition's marker was routed by a producer that had not switched when the markers were sent
  * (clock skew beyond its bound, or a producer off the plan): it is handed over and counted
- * ({@link Counts#lateRecords}).
+ * ({@link SwitchCounts#lateRecords}).
  *
  * <h2>Markers</h2>
  * Only markers the plan {@link SwitchPlan#verdict accepts} count; any other is ignored and
@@ -375,23 +375,9 @@ public final class MemberBarrier<R> {
     return ignored[verdict.ordinal()];
   }
 
-  /**
-   * What the barrier did so far, for metrics and logs.
-   *
-   * @param ignoredMarkers markers ignored, all verdicts
-   * @param lateRecords records of moving keys read on their old partition after its marker of
-   *     their step (a producer had not switched when the markers went out)
-   * @param unplannedRecords records of moving keys on a partition neither old nor new for them
-   * @param rewinds times a partition was rewound because hold and skip list were full
-   * @param droppedRecords records dropped at or after a rewind point, or read again after they
-   *     were decided
-   */
-  public record Counts(long ignoredMarkers, long lateRecords, long unplannedRecords,
-      long rewinds, long droppedRecords) {}
-
   /** A snapshot of the counters. */
-  public Counts counts() {
-    return new Counts(Arrays.stream(ignored).sum(), late, unplanned, rewinds, dropped);
+  public SwitchCounts counts() {
+    return new SwitchCounts(Arrays.stream(ignored).sum(), late, unplanned, rewinds, dropped);
   }
 
   private Outcome decide(R record, int partition, long offset, long move, PartitionState<R> part,

@@ -12,7 +12,29 @@ import java.util.List;
  */
 final class PartitionState<R> {
   /** A record held in memory with the move it waits for. */
-  record Held<R>(R record, long offset, long move) {}
+  static final class Held<R> {
+    private final R record;
+    private final long offset;
+    private final long move;
+
+    Held(R record, long offset, long move) {
+      this.record = record;
+      this.offset = offset;
+      this.move = move;
+    }
+
+    R record() {
+      return record;
+    }
+
+    long offset() {
+      return offset;
+    }
+
+    long move() {
+      return move;
+    }
+  }
 
   /** Past the highest offset decided since the partition was (re)assigned. */
   long highWater = -1;

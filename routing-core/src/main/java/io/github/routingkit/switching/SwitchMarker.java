@@ -16,11 +16,9 @@ import java.nio.charset.StandardCharsets;
  * {@code [A-Za-z0-9._:-]}; step and partition are canonical decimals (no sign, no leading zero,
  * no whitespace), the step in [0, 2^31), the partition in [0, 2^20).
  *
- * @param generation the rollout's generation, in the exact form above
- * @param step the step number the marker ends, in [0, 2^31)
- * @param partition the partition the marker was written to, in [0, 2^20)
+ * <p>Immutable value: equal to a marker with the same three fields.
  */
-public record SwitchMarker(String generation, int step, int partition) {
+public final class SwitchMarker {
   /** The longest generation accepted, in characters. */
   public static final int MAX_GENERATION_LENGTH = 128;
   /** The rule a generation must follow, as error messages state it. */
@@ -28,13 +26,20 @@ public record SwitchMarker(String generation, int step, int partition) {
       + " characters of [A-Za-z0-9._:-]";
   private static final int MAX_PARTITIONS = 1 << 20;
 
+  private final String generation;
+  private final int step;
+  private final int partition;
+
   /**
    * Creates a marker.
    *
+   * @param generation the rollout's generation, in the exact form above
+   * @param step the step number the marker ends, in [0, 2^31)
+   * @param partition the partition the marker was written to, in [0, 2^20)
    * @throws IllegalArgumentException if {@code generation} breaks {@link #GENERATION_RULE}, the
    *     step is negative or the partition is outside [0, 2^20)
    */
-  public SwitchMarker {
+  public SwitchMarker(String generation, int step, int partition) {
     if (!validGeneration(generation)) {
       throw new IllegalArgumentException("marker generation was '" + generation + "', "
           + GENERATION_RULE);
@@ -46,6 +51,45 @@ public record SwitchMarker(String generation, int step, int partition) {
       throw new IllegalArgumentException("marker partition was " + partition
           + ", must be in [0, " + MAX_PARTITIONS + ")");
     }
+    this.generation = generation;
+    this.step = step;
+    this.partition = partition;
+  }
+
+  /** The rollout's generation. */
+  public String generation() {
+    return generation;
+  }
+
+  /** The step number the marker ends, in [0, 2^31). */
+  public int step() {
+    return step;
+  }
+
+  /** The partition the marker was written to, in [0, 2^20). */
+  public int partition() {
+    return partition;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof SwitchMarker)) {
+      return false;
+    }
+    SwitchMarker other = (SwitchMarker) o;
+    return generation.equals(other.generation) && step == other.step
+        && partition == other.partition;
+  }
+
+  @Override
+  public int hashCode() {
+    return (generation.hashCode() * 31 + step) * 31 + partition;
+  }
+
+  @Override
+  public String toString() {
+    return "SwitchMarker[generation=" + generation + ", step=" + step + ", partition=" + partition
+        + "]";
   }
 
   /** Whether {@code generation} is non-null and follows {@link #GENERATION_RULE}. */

@@ -37,14 +37,57 @@ public final class SwitchPlan {
   /** The settle instant of a step without one: every marker of it is timely. */
   public static final long NO_SETTLE_INSTANT = Long.MIN_VALUE;
 
-  /**
-   * One key's move.
-   *
-   * @param step the plan's step index at which the key moves, in [0, steps())
-   * @param from the key's partition before that step, in [0, numPartitions())
-   * @param to the key's partition after it, in [0, numPartitions()), never {@code from}
-   */
-  public record Move(int step, int from, int to) {}
+  /** One key's move: at which step, from which partition to which. Immutable value. */
+  public static final class Move {
+    private final int step;
+    private final int from;
+    private final int to;
+
+    /**
+     * @param step the plan's step index at which the key moves, in [0, steps())
+     * @param from the key's partition before that step, in [0, numPartitions())
+     * @param to the key's partition after it, in [0, numPartitions()), never {@code from}
+     */
+    public Move(int step, int from, int to) {
+      this.step = step;
+      this.from = from;
+      this.to = to;
+    }
+
+    /** The plan's step index at which the key moves, in [0, steps()). */
+    public int step() {
+      return step;
+    }
+
+    /** The key's partition before that step. */
+    public int from() {
+      return from;
+    }
+
+    /** The key's partition after it, never {@link #from()}. */
+    public int to() {
+      return to;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof Move)) {
+        return false;
+      }
+      Move other = (Move) o;
+      return step == other.step && from == other.from && to == other.to;
+    }
+
+    @Override
+    public int hashCode() {
+      return (step * 31 + from) * 31 + to;
+    }
+
+    @Override
+    public String toString() {
+      return "Move[step=" + step + ", from=" + from + ", to=" + to + "]";
+    }
+  }
 
   /** What a marker means to this plan. */
   public enum MarkerVerdict {

@@ -29,17 +29,76 @@ public final class SwitchWatch {
     IGNORED_MARKER
   }
 
-  /**
-   * One thing to report.
-   *
-   * @param kind what happened
-   * @param partition the partition waited for (STUCK, UNSTUCK), else -1
-   * @param steps the marker step numbers waited for (STUCK), else empty
-   * @param waitedNanos how long the wait lasted so far (STUCK), else 0
-   * @param verdict why a marker was ignored (IGNORED_MARKER), else null
-   */
-  public record Event(Kind kind, int partition, List<Integer> steps, long waitedNanos,
-      MarkerVerdict verdict) {}
+  /** One thing to report. Immutable value. */
+  public static final class Event {
+    private final Kind kind;
+    private final int partition;
+    private final List<Integer> steps;
+    private final long waitedNanos;
+    private final MarkerVerdict verdict;
+
+    /**
+     * @param kind what happened
+     * @param partition the partition waited for (STUCK, UNSTUCK), else -1
+     * @param steps the marker step numbers waited for (STUCK), else empty
+     * @param waitedNanos how long the wait lasted so far (STUCK), else 0
+     * @param verdict why a marker was ignored (IGNORED_MARKER), else null
+     */
+    public Event(Kind kind, int partition, List<Integer> steps, long waitedNanos,
+        MarkerVerdict verdict) {
+      this.kind = kind;
+      this.partition = partition;
+      this.steps = List.copyOf(steps);
+      this.waitedNanos = waitedNanos;
+      this.verdict = verdict;
+    }
+
+    /** What happened. */
+    public Kind kind() {
+      return kind;
+    }
+
+    /** The partition waited for (STUCK, UNSTUCK), else -1. */
+    public int partition() {
+      return partition;
+    }
+
+    /** The marker step numbers waited for (STUCK), else empty. */
+    public List<Integer> steps() {
+      return steps;
+    }
+
+    /** How long the wait lasted so far, in nanoseconds (STUCK), else 0. */
+    public long waitedNanos() {
+      return waitedNanos;
+    }
+
+    /** Why a marker was ignored (IGNORED_MARKER), else null. */
+    public MarkerVerdict verdict() {
+      return verdict;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof Event)) {
+        return false;
+      }
+      Event other = (Event) o;
+      return kind == other.kind && partition == other.partition && steps.equals(other.steps)
+          && waitedNanos == other.waitedNanos && verdict == other.verdict;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(kind, partition, steps, waitedNanos, verdict);
+    }
+
+    @Override
+    public String toString() {
+      return "Event[" + kind + ", partition " + partition + ", steps " + steps + ", waited "
+          + waitedNanos + " ns, " + verdict + "]";
+    }
+  }
 
   /**
    * The log line for {@code e}, naming the topic, the plan and the barrier's counts;
@@ -47,22 +106,26 @@ public final class SwitchWatch {
    */
   public static String message(Event e, String topic, MemberBarrier<?> barrier, String progress) {
     SwitchPlan plan = barrier.plan();
-    return switch (e.kind()) {
-      case STUCK -> "routing switch of " + topic + " stuck for " + e.waitedNanos() / 1_000_000_000L
-          + " s: " + barrier.held() + " held and " + barrier.skipped() + " skipped records wait"
-          + " for partition " + e.partition() + " to pass step(s) " + e.steps() + " of generation "
-          + plan.generation() + ", and the group's progress does not say so (" + progress + "):"
-          + " its owner is down or lagging, the step's markers were not sent, or the progress was"
-          + " erased (a commit of the topic without the barrier)";
-      case UNSTUCK -> "routing switch of " + topic + ": partition " + e.partition()
-          + " passed, the records waiting for it went on";
-      case LATE_RECORD -> "routing switch of " + topic + ": a record routed by the old router"
-          + " arrived after its partition's switch marker: a producer had not switched when the"
-          + " markers were sent (clock skew beyond the plan's bound, or a producer not on the"
-          + " plan); per-key order of such keys is not guaranteed";
-      case IGNORED_MARKER -> "routing switch of " + topic + ": ignored a switch marker ("
-          + e.verdict() + ") that is not one of " + plan;
-    };
+    switch (e.kind()) {
+      case STUCK:
+        return "routing switch of " + topic + " stuck for " + e.waitedNanos() / 1_000_000_000L
+            + " s: " + barrier.held() + " held and " + barrier.skipped() + " skipped records wait"
+            + " for partition " + e.partition() + " to pass step(s) " + e.steps()
+            + " of generation " + plan.generation() + ", and the group's progress does not say so ("
+            + progress + "): its owner is down or lagging, the step's markers were not sent, or"
+            + " the progress was erased (a commit of the topic without the barrier)";
+      case UNSTUCK:
+        return "routing switch of " + topic + ": partition " + e.partition()
+            + " passed, the records waiting for it went on";
+      case LATE_RECORD:
+        return "routing switch of " + topic + ": a record routed by the old router arrived after"
+            + " its partition's switch marker: a producer had not switched when the markers were"
+            + " sent (clock skew beyond the plan's bound, or a producer not on the plan); per-key"
+            + " order of such keys is not guaranteed";
+      default:
+        return "routing switch of " + topic + ": ignored a switch marker (" + e.verdict()
+            + ") that is not one of " + plan;
+    }
   }
 
   /** Whether {@code e} is logged as a warning (STUCK, LATE_RECORD), else as information. */

@@ -19,7 +19,7 @@ class AssignmentPolicyLimitsTest {
    * member could take a partition and still be below the giver per weight: (0 + 1) * 2 >= (2 - 1)
    * * 1) but not Kafka's criterion with weights ((2*0 + 1) * 2 = 2 < (2*2 - 1) * 1 = 3: moving one
    * brings their loads per weight closer), which is what the policy keeps everywhere else; so
-   * one moves, as in a fresh group. Before {@code EqualSubscriptions.balanceByWeight} b kept both.
+   * one moves, as in a fresh group. Before {@code Quotas.balanceByWeight} b kept both.
    */
   @Test
   void weightedStickyKeepGivesWayToTheWeightedCriterion() {

@@ -313,7 +313,7 @@ class AssignmentPolicyTest {
    * same): balanced by the weighted criterion, and in how many groups more owned partitions move
    * than the fewest any assignment balanced by that criterion needs. Parts of members that
    * subscribe alike are included since their quotas follow the criterion too
-   * ({@code EqualSubscriptions.balanceByWeight}; before, seed 98 failed: one partition, weights 2
+   * ({@code Quotas.balanceByWeight}; before, seed 98 failed: one partition, weights 2
    * and 1, the owner of weight 1 kept it).
    */
   @Test
@@ -416,7 +416,7 @@ class AssignmentPolicyTest {
   /**
    * The same with member weights 1-3 (4,420 groups tried): 0 (83 with {@code MoveMinimizer}
    * switched off, counted when the groups with a part of members that subscribe alike were left
-   * out, 4,079 groups; with {@code EqualSubscriptions.balanceByWeight} switched off seed 98 is
+   * out, 4,079 groups; with {@code Quotas.balanceByWeight} switched off seed 98 is
    * not balanced by the weighted criterion).
    */
   static final int NON_EQUAL_WEIGHTED_ABOVE_MINIMUM = 0;

@@ -127,7 +127,7 @@ class EqualSubscriptionsWithRacksProperties {
   /** Null if the path agrees with the general path on {@code c}, else what differs. */
   static String disagreement(Case c) {
     return EqualSubscriptionsWithoutRacksProperties.disagreement(c,
-        EqualSubscriptionsWithRacks::applies, "path", NOT_APPLICABLE);
+        GroupShape.EQUAL_SUBSCRIPTIONS_WITH_RACKS, "path", NOT_APPLICABLE);
   }
 
   @Test
@@ -142,29 +142,29 @@ class EqualSubscriptionsWithRacksProperties {
     Case c = random(7);
     GroupMember[] ms = c.members().toArray(new GroupMember[0]);
     AssignableTopic[] ts = c.topics().toArray(new AssignableTopic[0]);
-    assertThat(EqualSubscriptionsWithRacks.applies(ms, ts)).isTrue();
+    assertThat(GroupShape.of(ms, ts)).isEqualTo(GroupShape.EQUAL_SUBSCRIPTIONS_WITH_RACKS);
     GroupMember[] noRacks = ms.clone();
     for (int i = 0; i < noRacks.length; i++) {
       noRacks[i] = noRacks[i].withRack(null);
     }
-    assertThat(EqualSubscriptionsWithRacks.applies(noRacks, ts)).isFalse();
+    assertThat(GroupShape.of(noRacks, ts)).isNotEqualTo(GroupShape.EQUAL_SUBSCRIPTIONS_WITH_RACKS);
     GroupMember[] oneRack = noRacks.clone();
     oneRack[oneRack.length - 1] = oneRack[oneRack.length - 1].withRack("rack-z");
-    assertThat(EqualSubscriptionsWithRacks.applies(oneRack, ts)).isTrue();
+    assertThat(GroupShape.of(oneRack, ts)).isEqualTo(GroupShape.EQUAL_SUBSCRIPTIONS_WITH_RACKS);
     if (ms.length > 1) {
       GroupMember[] otherGen = ms.clone();
       otherGen[1] = otherGen[1].withOwned(otherGen[1].ownedPartitions(), otherGen[1].generation() + 1);
-      assertThat(EqualSubscriptionsWithRacks.applies(otherGen, ts)).isFalse();
+      assertThat(GroupShape.of(otherGen, ts)).isNotEqualTo(GroupShape.EQUAL_SUBSCRIPTIONS_WITH_RACKS);
       GroupMember[] otherSubs = ms.clone();
       Set<String> more = new HashSet<>(ms[1].topics());
       more.add("another");
       otherSubs[1] = new GroupMember(ms[1].memberId(), null, "rack-a", 1, more, List.of(),
           ms[1].generation());
-      assertThat(EqualSubscriptionsWithRacks.applies(otherSubs, ts)).isFalse();
+      assertThat(GroupShape.of(otherSubs, ts)).isNotEqualTo(GroupShape.EQUAL_SUBSCRIPTIONS_WITH_RACKS);
     }
-    assertThat(EqualSubscriptionsWithRacks.applies(new GroupMember[0], ts)).isFalse();
+    assertThat(GroupShape.of(new GroupMember[0], ts)).isNotEqualTo(GroupShape.EQUAL_SUBSCRIPTIONS_WITH_RACKS);
     AssignableTopic[] weighted = {AssignableTopic.of("a", 3), AssignableTopic.of("b", 3).withWeight(2)};
     GroupMember[] both = {GroupMember.of("m", Set.of("a", "b")).withRack("rack-a")};
-    assertThat(EqualSubscriptionsWithRacks.applies(both, weighted)).isFalse();
+    assertThat(GroupShape.of(both, weighted)).isNotEqualTo(GroupShape.EQUAL_SUBSCRIPTIONS_WITH_RACKS);
   }
 }

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.BiPredicate;
 import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.function.Predicate;
@@ -225,18 +224,17 @@ class EqualSubscriptionsWithoutRacksProperties {
 
   /** Null if the shortcut agrees with the general path on {@code c}, else what differs. */
   static String disagreement(Case c) {
-    return disagreement(c, EqualSubscriptionsWithoutRacks::applies, "shortcut", NOT_APPLICABLE);
+    return disagreement(c, GroupShape.EQUAL_SUBSCRIPTIONS_WITHOUT_RACKS, "shortcut", NOT_APPLICABLE);
   }
 
   /**
-   * Null if the path {@code applies} selects (on through {@code AssignmentPolicy}'s shortcuts)
-   * agrees with the general path on {@code c} in both modes (partitions, pending revocations,
-   * kept counts), {@code notApplicable} if it does not apply, else what differs.
+   * Null if the builder of {@code shape} (through {@code AssignmentPolicy}'s shortcuts) agrees
+   * with the general path on {@code c} in both modes (partitions, pending revocations, kept
+   * counts), {@code notApplicable} if {@code c} is not of that shape, else what differs.
    */
-  static String disagreement(Case c, BiPredicate<GroupMember[], AssignableTopic[]> applies,
-      String path, String notApplicable) {
-    if (!applies.test(c.members().toArray(new GroupMember[0]),
-        c.topics().toArray(new AssignableTopic[0]))) {
+  static String disagreement(Case c, GroupShape shape, String path, String notApplicable) {
+    if (GroupShape.of(c.members().toArray(new GroupMember[0]),
+        c.topics().toArray(new AssignableTopic[0])) != shape) {
       return notApplicable;
     }
     for (RebalanceMode mode : RebalanceMode.values()) {
@@ -246,6 +244,10 @@ class EqualSubscriptionsWithoutRacksProperties {
         other = c.assign(mode, true);
       } catch (RuntimeException e) {
         return mode + ": the " + path + " threw " + e;
+      }
+      if (other.shape() != shape || general.shape() != GroupShape.GENERAL) {
+        return mode + ": the " + path + " reports shape " + other.shape() + ", the general path "
+            + general.shape();
       }
       if (!other.equals(general)) {
         return mode + ": " + path + " " + other + "\n  general  " + general;
@@ -293,24 +295,24 @@ class EqualSubscriptionsWithoutRacksProperties {
     Case c = random(7);
     GroupMember[] ms = c.members().toArray(new GroupMember[0]);
     AssignableTopic[] ts = c.topics().toArray(new AssignableTopic[0]);
-    assertThat(EqualSubscriptionsWithoutRacks.applies(ms, ts)).isTrue();
+    assertThat(GroupShape.of(ms, ts)).isEqualTo(GroupShape.EQUAL_SUBSCRIPTIONS_WITHOUT_RACKS);
     GroupMember[] racked = ms.clone();
     racked[0] = racked[0].withRack("rack-a");
-    assertThat(EqualSubscriptionsWithoutRacks.applies(racked, ts)).isFalse();
+    assertThat(GroupShape.of(racked, ts)).isNotEqualTo(GroupShape.EQUAL_SUBSCRIPTIONS_WITHOUT_RACKS);
     if (ms.length > 1) {
       GroupMember[] otherGen = ms.clone();
       otherGen[1] = otherGen[1].withOwned(otherGen[1].ownedPartitions(), otherGen[1].generation() + 1);
-      assertThat(EqualSubscriptionsWithoutRacks.applies(otherGen, ts)).isFalse();
+      assertThat(GroupShape.of(otherGen, ts)).isNotEqualTo(GroupShape.EQUAL_SUBSCRIPTIONS_WITHOUT_RACKS);
       GroupMember[] otherSubs = ms.clone();
       Set<String> fewer = new HashSet<>(ms[1].topics());
       fewer.add("another");
       otherSubs[1] = new GroupMember(ms[1].memberId(), null, null, 1, fewer, List.of(), ms[1].generation());
-      assertThat(EqualSubscriptionsWithoutRacks.applies(otherSubs, ts)).isFalse();
+      assertThat(GroupShape.of(otherSubs, ts)).isNotEqualTo(GroupShape.EQUAL_SUBSCRIPTIONS_WITHOUT_RACKS);
     }
-    assertThat(EqualSubscriptionsWithoutRacks.applies(new GroupMember[0], ts)).isFalse();
+    assertThat(GroupShape.of(new GroupMember[0], ts)).isNotEqualTo(GroupShape.EQUAL_SUBSCRIPTIONS_WITHOUT_RACKS);
     AssignableTopic[] weighted = {AssignableTopic.of("a", 3), AssignableTopic.of("b", 3).withWeight(2)};
     GroupMember[] both = {GroupMember.of("m", Set.of("a", "b"))};
-    assertThat(EqualSubscriptionsWithoutRacks.applies(both, weighted)).isFalse();
+    assertThat(GroupShape.of(both, weighted)).isNotEqualTo(GroupShape.EQUAL_SUBSCRIPTIONS_WITHOUT_RACKS);
   }
 
   /** Greedy: drop members, then single claims and reports, then topics, while {@code fails} holds. */

@@ -9,7 +9,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The quotas of members that subscribe alike ({@code EqualSubscriptions.quotas}) with member
+ * The quotas of members that subscribe alike ({@code Quotas.of}) with member
  * weights: always within one of each weight-proportional share, and balanced by Kafka's criterion
  * with weights ({@code (2*q_i + 1)*w_j < (2*q_j - 1)*w_i} never holds) whenever any quotas within
  * one of the shares are. Before, the "one more" went to owners first whatever their weight (one
@@ -37,7 +37,7 @@ class WeightedQuotasTest {
       for (int k = 0; k < n; k++) {
         owned[k] = rnd.nextInt((int) load + 1);
       }
-      long[] q = EqualSubscriptions.quotas(load, w, totalWeight, owned);
+      long[] q = Quotas.of(load, w, totalWeight, owned);
       String what = "seed " + seed + ": load " + load + ", weights " + Arrays.toString(w)
           + ", owned " + Arrays.toString(owned) + " -> " + Arrays.toString(q);
       assertThat(Arrays.stream(q).sum()).as(what).isEqualTo(load);

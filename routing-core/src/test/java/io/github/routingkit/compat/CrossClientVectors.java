@@ -17,12 +17,13 @@ import java.util.zip.GZIPInputStream;
  * One vector file of {@code src/test/resources/compat/}, written by a generator of {@code compat/}
  * from a real client (see {@code compat/regenerate.sh}): a header naming the client and version,
  * the partition counts and the partitioners, then one row per key with each partitioner's choice
- * for every count. Self-contained: the keys are in the rows.
+ * for every count. Self-contained: the keys are in the rows. Public (in routing-core's test-jar) so
+ * that the adapters' tests can route the same keys through their clients' APIs.
  */
-final class CrossClientVectors {
+public final class CrossClientVectors {
 
   /** What a row's key is. */
-  enum Kind {
+  public enum Kind {
     /** A key of the given bytes ({@code b:<hex>}). */
     BYTES,
     /** No key ({@code null}). */
@@ -32,8 +33,9 @@ final class CrossClientVectors {
   }
 
   /** One key and, per partitioner, its partition per count ({@code null}: random / round-robin). */
-  record Row(Kind kind, byte[] bytes, String text, int[][] partitions) {
-    String label() {
+  public record Row(Kind kind, byte[] bytes, String text, int[][] partitions) {
+    /** The key as the vector file writes it, shortened. */
+    public String label() {
       String s = kind == Kind.BYTES ? "b:" + HexFormat.of().formatHex(bytes)
           : kind == Kind.NULL ? "null" : "s:" + text.chars()
               .mapToObj(c -> String.format("%04x", c)).reduce("", String::concat);
@@ -41,11 +43,11 @@ final class CrossClientVectors {
     }
   }
 
-  final String file;
-  final String client;
-  final int[] counts;
-  final List<String> partitioners;
-  final List<Row> rows;
+  public final String file;
+  public final String client;
+  public final int[] counts;
+  public final List<String> partitioners;
+  public final List<Row> rows;
 
   private CrossClientVectors(String file, String client, int[] counts, List<String> partitioners,
       List<Row> rows) {
@@ -60,7 +62,7 @@ final class CrossClientVectors {
       new java.util.concurrent.ConcurrentHashMap<>();
 
   /** Loads {@code /compat/<name>} once per JVM; fails (never skips) if it is missing or malformed. */
-  static CrossClientVectors load(String name) {
+  public static CrossClientVectors load(String name) {
     return LOADED.computeIfAbsent(name, CrossClientVectors::read);
   }
 
@@ -147,7 +149,7 @@ final class CrossClientVectors {
   }
 
   /** Returns the column of the named partitioner; fails if the file has none. */
-  int column(String partitioner) {
+  public int column(String partitioner) {
     int i = partitioners.indexOf(partitioner);
     if (i < 0) {
       throw new IllegalStateException(file + " has no partitioner " + partitioner + ": " + partitioners);

@@ -360,11 +360,11 @@ public interface Gen<T> {
   }
 
   /**
-   * Values of a generator written against {@link java.util.random.RandomGenerator} (such as the
+   * Values of a generator written against {@link java.util.SplittableRandom} (such as the
    * test kit's {@code Keys}): each value from a {@link java.util.SplittableRandom} seeded by one
    * draw, so the value replays with the case; it shrinks only as far as its seed does.
    */
-  static <T> Gen<T> fromRandom(Function<java.util.random.RandomGenerator, ? extends T> f) {
+  static <T> Gen<T> fromRandom(Function<java.util.SplittableRandom, ? extends T> f) {
     return c -> f.apply(new java.util.SplittableRandom(c.draw(0)));
   }
 

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -25,7 +26,19 @@ import java.util.TreeMap;
  * truncated, garbage or future-version data decodes to weight 1, nothing owned, with a
  * {@code problem} (null for null or empty data).
  */
-record AssignorUserData(int weight, int generation, List<PartitionRef> owned, String problem) {
+final class AssignorUserData {
+  private final int weight;
+  private final int generation;
+  private final List<PartitionRef> owned;
+  private final String problem;
+
+  AssignorUserData(int weight, int generation, List<PartitionRef> owned, String problem) {
+    this.weight = weight;
+    this.generation = generation;
+    this.owned = owned;
+    this.problem = problem;
+  }
+
   static final short VERSION = 1;
   static final AssignorUserData FALLBACK =
       new AssignorUserData(1, GroupMember.UNKNOWN_GENERATION, List.of(), null);
@@ -105,5 +118,52 @@ record AssignorUserData(int weight, int generation, List<PartitionRef> owned, St
 
   private static AssignorUserData fallback(String problem) {
     return new AssignorUserData(1, GroupMember.UNKNOWN_GENERATION, List.of(), problem);
+  }
+
+  public int weight() {
+    return weight;
+  }
+
+  public int generation() {
+    return generation;
+  }
+
+  public List<PartitionRef> owned() {
+    return owned;
+  }
+
+  public String problem() {
+    return problem;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof AssignorUserData)) {
+      return false;
+    }
+    AssignorUserData other = (AssignorUserData) o;
+    return weight == other.weight
+        && generation == other.generation
+        && Objects.equals(owned, other.owned)
+        && Objects.equals(problem, other.problem);
+  }
+
+  @Override
+  public int hashCode() {
+    int h = 0;
+    h = 31 * h + Integer.hashCode(weight);
+    h = 31 * h + Integer.hashCode(generation);
+    h = 31 * h + Objects.hashCode(owned);
+    h = 31 * h + Objects.hashCode(problem);
+    return h;
+  }
+
+  @Override
+  public String toString() {
+    return "AssignorUserData[weight=" + weight + ", generation=" + generation + ", owned=" + owned
+        + ", problem=" + problem + "]";
   }
 }

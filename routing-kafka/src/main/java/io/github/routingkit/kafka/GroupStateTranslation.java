@@ -12,15 +12,22 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.function.IntFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one translation both Kafka assignors share: group members and topic metadata, in whatever
  * form the Kafka API gives them, into {@link AssignmentPolicy} inputs, and the result back. The
- * adapters only read their API's types and call {@link #member} and {@link #topic}.
+ * adapters only read their API's types and call {@link #member} and {@link #topic}. Logs at debug
+ * which {@link io.github.routingkit.assignment.GroupShape} the policy recognised (and so which of
+ * its builders ran), as Kafka's {@code UniformAssignor} logs its homogeneous or heterogeneous
+ * choice.
  *
  * <p>Not thread-safe; one per {@code assign} call.
  */
 final class GroupStateTranslation {
+  private static final Logger LOG = LoggerFactory.getLogger(GroupStateTranslation.class);
+
   private final List<GroupMember> members = new ArrayList<>();
   private final List<AssignableTopic> topics = new ArrayList<>();
 
@@ -64,7 +71,7 @@ final class GroupStateTranslation {
   }
 
   RebalanceResult assign(RebalanceMode mode) {
-    return AssignmentPolicy.assign(members, topics, mode);
+    return logged(AssignmentPolicy.assign(members, topics, mode), mode);
   }
 
   /**
@@ -72,7 +79,13 @@ final class GroupStateTranslation {
    * topic position (as {@link #topic} returned it).
    */
   RebalanceResult assign(RebalanceMode mode, OwnedPartitions owned) {
-    return AssignmentPolicy.assign(members, topics, owned, mode);
+    return logged(AssignmentPolicy.assign(members, topics, owned, mode), mode);
+  }
+
+  private RebalanceResult logged(RebalanceResult result, RebalanceMode mode) {
+    LOG.debug("Assigned {} members and {} topics ({}) as a group of shape {}", members.size(),
+        topics.size(), mode, result.shape());
+    return result;
   }
 
   @SuppressWarnings("unchecked")

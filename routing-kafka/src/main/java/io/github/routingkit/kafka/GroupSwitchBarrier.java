@@ -2,6 +2,7 @@ package io.github.routingkit.kafka;
 
 import io.github.routingkit.switching.MemberBarrier;
 import io.github.routingkit.switching.MemberBarrier.Outcome;
+import io.github.routingkit.switching.SwitchCounts;
 import io.github.routingkit.switching.SwitchMarker;
 import io.github.routingkit.switching.SwitchPlan;
 import io.github.routingkit.switching.SwitchProgress;
@@ -218,7 +219,7 @@ public final class GroupSwitchBarrier<K, V> implements ConsumerRebalanceListener
   }
 
   /** The barrier's counters: ignored markers, late and unplanned records, rewinds, drops. */
-  public MemberBarrier.Counts counts() {
+  public SwitchCounts counts() {
     return barrier.counts();
   }
 
@@ -421,11 +422,11 @@ public final class GroupSwitchBarrier<K, V> implements ConsumerRebalanceListener
     }
 
     private static byte[] defaultKeyBytes(Object key) {
-      if (key instanceof byte[] bytes) {
-        return bytes;
+      if (key instanceof byte[]) {
+        return (byte[]) key;
       }
-      if (key instanceof String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
+      if (key instanceof String) {
+        return ((String) key).getBytes(StandardCharsets.UTF_8);
       }
       throw new IllegalStateException("a key of type " + key.getClass().getName() + ": give the"
           + " barrier the key's bytes as the producer's serializer wrote them (keyBytes)");

@@ -144,14 +144,17 @@ public final class RoutingAssignorConfig {
     for (String key : List.of(WEIGHT, TOPIC_WEIGHTS, REBALANCE_PROTOCOL)) {
       Object v = configs.get(key);
       if (v != null) {
-        String why = switch (key) {
-          case WEIGHT -> "a broker-wide value cannot weigh one member; weigh static members"
+        String why;
+        if (key.equals(WEIGHT)) {
+          why = "a broker-wide value cannot weigh one member; weigh static members"
               + " (group.instance.id) here with " + INSTANCE_WEIGHTS;
-          case TOPIC_WEIGHTS -> "the broker-side assignor knows topics only by id, so per-topic"
+        } else if (key.equals(TOPIC_WEIGHTS)) {
+          why = "the broker-side assignor knows topics only by id, so per-topic"
               + " weights are not supported with KIP-848";
-          default -> "under KIP-848 the group coordinator reconciles revocations itself, there"
+        } else {
+          why = "under KIP-848 the group coordinator reconciles revocations itself, there"
               + " is no EAGER or COOPERATIVE protocol to choose";
-        };
+        }
         throw new ConfigException(key, v, "has no effect on RoutingGroupAssignor (KIP-848"
             + " broker-side assignor); it applies to the classic RoutingAssignor, set in consumer"
             + " configs with partition.assignment.strategy (group.protocol=classic); " + why);
@@ -170,7 +173,11 @@ public final class RoutingAssignorConfig {
     if (value == null || value.toString().isBlank()) {
       return out;
     }
-    for (String entry : value.toString().split(",")) {
+    for (String entry : value.toString().split(",", -1)) {
+      if (entry.isBlank()) { // "a:1," or ",": a list of empty entries, as the segment lists refuse
+        throw new ConfigException(key, value, "must be a comma-separated list of " + what
+            + ":weight entries, none of them empty");
+      }
       int colon = entry.lastIndexOf(':');
       String name = colon < 0 ? "" : entry.substring(0, colon).trim();
       if (name.isEmpty()) {

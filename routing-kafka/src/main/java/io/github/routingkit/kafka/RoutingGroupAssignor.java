@@ -12,6 +12,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import org.apache.kafka.common.Configurable;
@@ -242,7 +243,8 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
       int firstLive = 0;
       Map<int[], Integer> others = null;
       for (int j = 0; j < count; j++) {
-        if (sets[j] instanceof SortedIntSet s && s.array() != values) {
+        SortedIntSet s = sets[j] instanceof SortedIntSet ? (SortedIntSet) sets[j] : null;
+        if (s != null && s.array() != values) {
           if (first == null || s.array() == first) {
             first = s.array();
             firstLive += s.size();
@@ -258,7 +260,8 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
         return;
       }
       for (int j = 0; j < count; j++) {
-        if (sets[j] instanceof SortedIntSet s && s.array() != values) {
+        SortedIntSet s = sets[j] instanceof SortedIntSet ? (SortedIntSet) sets[j] : null;
+        if (s != null && s.array() != values) {
           int live = s.array() == first ? firstLive : others.get(s.array());
           if (live * 2 < s.array().length) {
             sets[j] = new SortedIntSet(Arrays.copyOfRange(s.array(), s.from(), s.to()));
@@ -395,7 +398,8 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
         allAssignable[member] = assignable;
         return; // a topic nobody subscribes to, or unknown: claims nothing
       }
-      if (ps instanceof SortedIntSet own) {
+      if (ps instanceof SortedIntSet) {
+        SortedIntSet own = (SortedIntSet) ps;
         // What this assignor gave last time, handed back as it was: read the array, no boxing.
         int[] values = own.array();
         int from = own.from();
@@ -421,5 +425,37 @@ public final class RoutingGroupAssignor implements ConsumerGroupPartitionAssigno
   }
 
   /** One member's target partitions by topic id. */
-  private record Partitions(Map<Uuid, Set<Integer>> partitions) implements MemberAssignment {}
+  private static final class Partitions implements MemberAssignment {
+    private final Map<Uuid, Set<Integer>> partitions;
+
+    private Partitions(Map<Uuid, Set<Integer>> partitions) {
+      this.partitions = partitions;
+    }
+
+    public Map<Uuid, Set<Integer>> partitions() {
+      return partitions;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Partitions)) {
+        return false;
+      }
+      Partitions other = (Partitions) o;
+      return Objects.equals(partitions, other.partitions);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hashCode(partitions);
+    }
+
+    @Override
+    public String toString() {
+      return "Partitions[partitions=" + partitions + "]";
+    }
+  }
 }

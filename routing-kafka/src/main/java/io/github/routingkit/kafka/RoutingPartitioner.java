@@ -75,16 +75,18 @@ public final class RoutingPartitioner implements Partitioner {
    * kafka-clients version in use: {@code linger.ms} is 5 since 4.0, 0 before).
    *
    * @throws ConfigException naming the property, the value and the rule, for an unknown
-   *     {@code routing.*} key or a bad value, {@code routing.version.source=header} (a
-   *     {@code Partitioner} sees no headers), or a {@code delivery.timeout.ms} above a schedule's
-   *     {@code routing.canary.delivery-timeout}
+   *     {@code routing.*} key or a bad value, or {@code routing.version.source=header} (a
+   *     {@code Partitioner} sees no headers; also in a canary's new spec, named as written:
+   *     {@code routing.canary.next.version.source}), or a {@code delivery.timeout.ms} above a
+   *     schedule's {@code routing.canary.delivery-timeout}
    */
   @Override
   public void configure(Map<String, ?> configs) {
     try {
       RoutingSpec parsed = RoutingSpec.parse(configs);
-      if (parsed.readsVersionFromHeader()) {
-        throw new RoutingConfigException(RoutingSpec.VERSION_SOURCE, "header", "cannot be used with"
+      String header = parsed.versionFromHeaderProperty();
+      if (header != null) {
+        throw new RoutingConfigException(header, "header", "cannot be used with"
             + " Kafka: a Partitioner receives no record headers, so every record would silently"
             + " take the default generation; use key-prefix");
       }
@@ -131,10 +133,7 @@ public final class RoutingPartitioner implements Partitioner {
       throw new IllegalStateException("no partition metadata for topic " + topic);
     }
     if (keyBytes != null) {
-      ScheduleFollower f = follower;
-      KeyRouter keyed = f == null ? router : f.routerAt(System.currentTimeMillis());
-      // the value matters only to value-hash hot keys; every other router ignores it
-      return keyed.partition(keyBytes, valueBytes, n);
+      return keyedPartition(keyBytes, valueBytes, n);
     }
     List<PartitionInfo> available = cluster.availablePartitionsForTopic(topic);
     BatchStickyKeyless sticky = batchSticky;
@@ -145,13 +144,28 @@ public final class RoutingPartitioner implements Partitioner {
   }
 
   /**
+   * The keyed path, also {@link RoutingProducer}'s: the partition of {@code keyBytes} in
+   * {@code [0, n)}. The value matters only to value-hash hot keys; every other router ignores it.
+   */
+  int keyedPartition(byte[] keyBytes, byte[] valueBytes, int n) {
+    ScheduleFollower f = follower;
+    KeyRouter keyed = f == null ? router : f.routerAt(System.currentTimeMillis());
+    return keyed.partition(keyBytes, valueBytes, n);
+  }
+
+  /** Whether {@link #keyedPartition} reads the value ({@code routing.hotkey.choice=value-hash}). */
+  boolean keyedNeedsValue() {
+    return router.needsValue();
+  }
+
+  /**
    * A schedule's markers go out once every record routed before a step was acknowledged or
    * failed: the producer's {@code delivery.timeout.ms} must not exceed the schedule's bound.
    */
   private static void checkDeliveryTimeout(Object value, CanarySchedule schedule) {
     long ms;
-    if (value instanceof Number number) {
-      ms = number.longValue();
+    if (value instanceof Number) {
+      ms = ((Number) value).longValue();
     } else if (value != null) {
       try {
         ms = Long.parseLong(value.toString().trim());
@@ -161,7 +175,7 @@ public final class RoutingPartitioner implements Partitioner {
     } else {
       Object byDefault = ProducerConfig.configDef().defaultValues()
           .get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG);
-      ms = byDefault instanceof Number number ? number.longValue() : 120_000;
+      ms = byDefault instanceof Number ? ((Number) byDefault).longValue() : 120_000;
     }
     if (ms > schedule.deliveryTimeoutMillis()) {
       throw new ConfigException(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, value == null
@@ -179,18 +193,13 @@ public final class RoutingPartitioner implements Partitioner {
    * spec, so neither turns kafka-sticky off (the new spec's routing.canary.next.* layers don't).
    */
   private static boolean constrainsKeyless(RoutingSpec spec) {
-    for (String key : spec.toMap().keySet()) {
-      if (key.startsWith("routing.segment.") || key.startsWith("routing.version.")) {
-        return true;
-      }
-    }
-    return false;
+    return spec.hasSegments() || spec.hasVersions();
   }
 
   /** The producer's batch.size as KafkaProducer reads it (an int), else the default. */
   private static int batchSize(Object value) {
-    if (value instanceof Number number) {
-      return number.intValue();
+    if (value instanceof Number) {
+      return ((Number) value).intValue();
     }
     if (value != null) {
       try {
@@ -207,8 +216,8 @@ public final class RoutingPartitioner implements Partitioner {
    * version in use (5 since 4.0, 0 before).
    */
   private static long lingerMs(Object value) {
-    if (value instanceof Number number) {
-      return number.longValue();
+    if (value instanceof Number) {
+      return ((Number) value).longValue();
     }
     if (value != null) {
       try {
@@ -218,7 +227,7 @@ public final class RoutingPartitioner implements Partitioner {
       }
     }
     Object byDefault = ProducerConfig.configDef().defaultValues().get(ProducerConfig.LINGER_MS_CONFIG);
-    return byDefault instanceof Number number ? number.longValue() : 0;
+    return byDefault instanceof Number ? ((Number) byDefault).longValue() : 0;
   }
 
   /**

@@ -58,7 +58,7 @@ final class SortedIntSet extends AbstractSet<Integer> {
 
   @Override
   public boolean contains(Object o) {
-    return o instanceof Integer v && Arrays.binarySearch(values, from, to, v) >= 0;
+    return o instanceof Integer && Arrays.binarySearch(values, from, to, (Integer) o) >= 0;
   }
 
   @Override

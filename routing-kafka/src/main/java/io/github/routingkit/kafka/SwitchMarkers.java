@@ -46,8 +46,62 @@ public final class SwitchMarkers {
   private SwitchMarkers() {}
 
   /** A marker as read back: generation, step, and the partition it names. */
-  public record Marker(String generation, int step, int partition) {}
+  public static final class Marker {
+    private final String generation;
+    private final int step;
+    private final int partition;
 
+    /** Creates the value. */
+    public Marker(String generation, int step, int partition) {
+      this.generation = generation;
+      this.step = step;
+      this.partition = partition;
+    }
+
+    /** Returns the {@code generation} component. */
+    public String generation() {
+      return generation;
+    }
+
+    /** Returns the {@code step} component. */
+    public int step() {
+      return step;
+    }
+
+    /** Returns the {@code partition} component. */
+    public int partition() {
+      return partition;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Marker)) {
+        return false;
+      }
+      Marker other = (Marker) o;
+      return Objects.equals(generation, other.generation)
+          && step == other.step
+          && partition == other.partition;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = 0;
+      h = 31 * h + Objects.hashCode(generation);
+      h = 31 * h + Integer.hashCode(step);
+      h = 31 * h + Integer.hashCode(partition);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "Marker[generation=" + generation + ", step=" + step + ", partition=" + partition
+          + "]";
+    }
+  }
   /**
    * Sends a marker to every partition of {@code topic}, flushes, and waits for every ack. Send it
    * only once every producer routes by the step's new router and every record routed by the old
@@ -113,13 +167,14 @@ public final class SwitchMarkers {
         continue;
       }
       seen++;
-      switch (name) {
-        case GENERATION_HEADER -> generation = h.value();
-        case STEP_HEADER -> step = h.value();
-        case PARTITION_HEADER -> partition = h.value();
-        default -> {
-          return null;
-        }
+      if (name.equals(GENERATION_HEADER)) {
+        generation = h.value();
+      } else if (name.equals(STEP_HEADER)) {
+        step = h.value();
+      } else if (name.equals(PARTITION_HEADER)) {
+        partition = h.value();
+      } else {
+        return null;
       }
     }
     if (seen != 3) {

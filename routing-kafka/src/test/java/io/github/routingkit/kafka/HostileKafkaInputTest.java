@@ -198,4 +198,49 @@ class HostileKafkaInputTest {
       }
     }
   }
+
+  /** A header-sourced version in a canary's new spec is refused under the key as written. */
+  @Test
+  void aCanaryHeaderVersionIsRefusedUnderItsOwnName() {
+    assertThatThrownBy(() -> new RoutingPartitioner().configure(Map.of(
+        "routing.canary.share", "10%",
+        "routing.canary.next.version.generations", "v1:kafka-murmur2,v2:xxh3-64",
+        "routing.canary.next.version.default", "v1",
+        "routing.canary.next.version.source", "header")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("Invalid value header for configuration"
+            + " routing.canary.next.version.source:")
+        .hasMessageContaining("no record headers");
+  }
+
+  /** Canary shares with huge exponents name the property, the value and the rule. */
+  @Test
+  void hugeExponentSharesAreConfigErrors() {
+    for (String share : new String[] {"1e99999999999%", "1e-99999999999%", "0e99999999999%",
+        "1e2147483648%", "1e99999999999", "1e-2147483649"}) {
+      assertThatThrownBy(() -> new RoutingPartitioner().configure(Map.of(
+          "routing.canary.share", share, "routing.canary.next.placement", "jump")))
+          .as(share).isInstanceOf(ConfigException.class)
+          .hasMessageContaining("routing.canary.share").hasMessageContaining(share)
+          .hasMessageContaining("[0, 1]");
+    }
+  }
+
+  /** An assignor list of empty entries is refused like a segment list, not read as empty. */
+  @Test
+  void emptyAssignorListEntriesAreRefused() {
+    for (String value : new String[] {",", " , ", "orders:2,", ",orders:2", "orders:2,,audit:1"}) {
+      assertThatThrownBy(() -> new RoutingAssignor().configure(Map.of(
+          RoutingAssignorConfig.TOPIC_WEIGHTS, value)))
+          .as("'" + value + "'").isInstanceOf(ConfigException.class)
+          .hasMessageContaining(RoutingAssignorConfig.TOPIC_WEIGHTS)
+          .hasMessageContaining("none of them empty");
+    }
+    assertThatThrownBy(() -> RoutingAssignorConfig.parse(Map.of(
+        RoutingAssignorConfig.INSTANCE_WEIGHTS, ",")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("none of them empty");
+    // unset, or set to nothing at all, is every topic at weight 1
+    assertThat(RoutingAssignorConfig.parse(Map.of(RoutingAssignorConfig.TOPIC_WEIGHTS, ""))
+        .topicWeights()).isEmpty();
+  }
 }

@@ -87,13 +87,28 @@ public final class BundleLocator {
   /**
    * One bundle: the hash range {@code [lower, upper)}, or {@code [lower, upper]} for the last
    * bundle of the namespace.
-   *
-   * @param index position in the namespace's bundle list, from 0
-   * @param lower the lowest hash in the bundle
-   * @param upper the upper boundary
-   * @param upperInclusive whether {@code upper} is in the bundle (the last bundle only)
    */
-  public record Bundle(int index, long lower, long upper, boolean upperInclusive) {
+  public static final class Bundle {
+    private final int index;
+    private final long lower;
+    private final long upper;
+    private final boolean upperInclusive;
+
+    /**
+     * Creates the value.
+     *
+     * @param index position in the namespace's bundle list, from 0
+     * @param lower the lowest hash in the bundle
+     * @param upper the upper boundary
+     * @param upperInclusive whether {@code upper} is in the bundle (the last bundle only)
+     */
+    public Bundle(int index, long lower, long upper, boolean upperInclusive) {
+      this.index = index;
+      this.lower = lower;
+      this.upper = upper;
+      this.upperInclusive = upperInclusive;
+    }
+
     /** Returns the bundle's name as the admin API gives it, e.g. {@code 0x00000000_0x40000000}. */
     public String range() {
       return hex(lower) + "_" + hex(upper);
@@ -112,6 +127,46 @@ public final class BundleLocator {
     @Override
     public String toString() {
       return range();
+    }
+
+    /** Returns position in the namespace's bundle list, from 0. */
+    public int index() {
+      return index;
+    }
+
+    /** Returns the lowest hash in the bundle. */
+    public long lower() {
+      return lower;
+    }
+
+    /** Returns the upper boundary. */
+    public long upper() {
+      return upper;
+    }
+
+    /** Returns whether {@code upper} is in the bundle (the last bundle only). */
+    public boolean upperInclusive() {
+      return upperInclusive;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof Bundle)) {
+        return false;
+      }
+      Bundle other = (Bundle) o;
+      return index == other.index && lower == other.lower && upper == other.upper
+          && upperInclusive == other.upperInclusive;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = 0;
+      h = 31 * h + Integer.hashCode(index);
+      h = 31 * h + Long.hashCode(lower);
+      h = 31 * h + Long.hashCode(upper);
+      h = 31 * h + Boolean.hashCode(upperInclusive);
+      return h;
     }
   }
 
@@ -428,7 +483,7 @@ public final class BundleLocator {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof BundleLocator other && Arrays.equals(boundaries, other.boundaries);
+    return o instanceof BundleLocator && Arrays.equals(boundaries, ((BundleLocator) o).boundaries);
   }
 
   @Override

@@ -8,6 +8,7 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.apache.pulsar.client.api.Range;
 
 /**
@@ -39,7 +40,49 @@ final class ConsistentHashingStickyKeyConsumerSelector extends StickyKeySelector
    * overflow 32 bits.
    */
 
-  private record Member(String name, int nameIndex) {}
+  private static final class Member {
+    private final String name;
+    private final int nameIndex;
+
+    private Member(String name, int nameIndex) {
+      this.name = name;
+      this.nameIndex = nameIndex;
+    }
+
+    public String name() {
+      return name;
+    }
+
+    public int nameIndex() {
+      return nameIndex;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Member)) {
+        return false;
+      }
+      Member other = (Member) o;
+      return Objects.equals(name, other.name)
+          && nameIndex == other.nameIndex;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = 0;
+      h = 31 * h + Objects.hashCode(name);
+      h = 31 * h + Integer.hashCode(nameIndex);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "Member[name=" + name + ", nameIndex=" + nameIndex + "]";
+    }
+  }
 
   private final KeySharedPredictor.Selector selector;
   private final int points;

@@ -2,6 +2,7 @@ package io.github.routingkit.pulsar;
 
 import io.github.routingkit.switching.MemberBarrier;
 import io.github.routingkit.switching.MemberBarrier.Outcome;
+import io.github.routingkit.switching.SwitchCounts;
 import io.github.routingkit.switching.SwitchMarker;
 import io.github.routingkit.switching.SwitchPlan;
 import io.github.routingkit.switching.SwitchProgress;
@@ -246,7 +247,7 @@ public final class FailoverSwitchBarrier<T> implements AutoCloseable {
   }
 
   /** The barrier's counters: ignored markers, late and unplanned messages, rewinds, drops. */
-  public MemberBarrier.Counts counts() {
+  public SwitchCounts counts() {
     return barrier.counts();
   }
 

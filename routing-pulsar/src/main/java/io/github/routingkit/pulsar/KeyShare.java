@@ -97,4 +97,23 @@ public final class KeyShare {
     sb.append(String.format(Locale.ROOT, "max/mean %.4f", maxOverMean()));
     return sb.toString();
   }
+
+  /**
+   * Counts how {@code keys} spread over {@code consumers}: {@code owner} gives a key's consumer
+   * index, or a negative value for a key no consumer receives.
+   */
+  static <K> KeyShare count(List<String> consumers, Iterable<? extends K> keys,
+      java.util.function.ToIntFunction<K> owner) {
+    long[] counts = new long[consumers.size()];
+    long nobody = 0;
+    for (K key : keys) {
+      int i = owner.applyAsInt(key);
+      if (i < 0) {
+        nobody++;
+      } else {
+        counts[i]++;
+      }
+    }
+    return new KeyShare(consumers, counts, nobody);
+  }
 }

@@ -3,7 +3,6 @@ package io.github.routingkit.pulsar;
 import io.github.routingkit.hash.HashScheme;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -193,7 +192,7 @@ public final class KeySharedPredictor {
    * @throws NullPointerException if the list or a name is null
    */
   public static KeySharedPredictor autoSplit(List<String> consumers) {
-    List<String> names = copyNames(consumers);
+    List<String> names = KeySharedChecks.copyNames(consumers);
     return new KeySharedPredictor(Selector.AUTO_SPLIT, 0,
         HashRangeAutoSplitStickyKeyConsumerSelector.build(names), ConsumerRoster.of(names));
   }
@@ -217,54 +216,19 @@ public final class KeySharedPredictor {
     List<String> names = new ArrayList<>();
     rangesByConsumer.forEach((name, ranges) -> {
       Objects.requireNonNull(name, "consumer name");
-      model.add(names.size(), name, copyRanges(name, ranges));
+      model.add(names.size(), name, KeySharedChecks.copyRanges(name, ranges));
       names.add(name);
     });
     return new KeySharedPredictor(Selector.STICKY, 0, model, ConsumerRoster.of(names));
   }
 
   private static KeySharedPredictor ring(Selector selector, List<String> consumers, int points) {
-    checkPoints(points);
-    List<String> names = copyNames(consumers);
-    checkRingSize(names.size(), points);
+    KeySharedChecks.checkPoints(points);
+    List<String> names = KeySharedChecks.copyNames(consumers);
+    KeySharedChecks.checkRingSize(names.size(), points);
     return new KeySharedPredictor(selector, points,
         ConsistentHashingStickyKeyConsumerSelector.build(selector, points, names),
         ConsumerRoster.of(names));
-  }
-
-  private static void checkPoints(int points) {
-    if (points < 1 || points > MAX_POINTS) {
-      throw new IllegalArgumentException(
-          "subscriptionKeySharedConsistentHashingReplicaPoints value was " + points
-              + ", must be in [1, " + MAX_POINTS + "] (the ring has " + HASH_RANGE_SIZE
-              + " slots)");
-    }
-  }
-
-  private static void checkRingSize(long consumers, int points) {
-    if (consumers * points > MAX_RING_POINTS) {
-      throw new IllegalArgumentException("ring of " + consumers + " connected consumers x "
-          + points + " points = " + consumers * points + " points, at most " + MAX_RING_POINTS
-          + " are supported");
-    }
-  }
-
-  private static List<String> copyNames(List<String> consumers) {
-    Objects.requireNonNull(consumers, "consumers");
-    List<String> names = new ArrayList<>(consumers.size());
-    for (String name : consumers) {
-      names.add(Objects.requireNonNull(name, "consumer name"));
-    }
-    return names;
-  }
-
-  private static List<Range> copyRanges(String name, Collection<Range> ranges) {
-    Objects.requireNonNull(ranges, () -> "ranges of consumer " + name);
-    List<Range> copy = new ArrayList<>(ranges.size());
-    for (Range r : ranges) {
-      copy.add(Objects.requireNonNull(r, () -> "a range of consumer " + name));
-    }
-    return List.copyOf(copy);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -286,7 +250,7 @@ public final class KeySharedPredictor {
       throw new IllegalStateException("a sticky consumer joins with its ranges: join(name, ranges)");
     }
     if (points > 0) {
-      checkRingSize(roster.size() + 1L, points);
+      KeySharedChecks.checkRingSize(roster.size() + 1L, points);
     }
     return joined(consumer, null);
   }
@@ -305,7 +269,7 @@ public final class KeySharedPredictor {
     if (selector != Selector.STICKY) {
       throw new IllegalStateException("only sticky consumers declare ranges; use join(name)");
     }
-    return joined(consumer, copyRanges(consumer, ranges));
+    return joined(consumer, KeySharedChecks.copyRanges(consumer, ranges));
   }
 
   private KeySharedPredictor joined(String consumer, List<Range> ranges) {
@@ -482,7 +446,7 @@ public final class KeySharedPredictor {
    * @throws NullPointerException if the sample or a key is null
    */
   public KeyShare shareOf(Iterable<? extends CharSequence> keys) {
-    return share(keys, this::ownerIndex);
+    return KeyShare.count(names, keys, this::ownerIndex);
   }
 
   /**
@@ -491,21 +455,7 @@ public final class KeySharedPredictor {
    * @throws NullPointerException if the sample or a key is null
    */
   public KeyShare shareOfBytes(Iterable<byte[]> stickyKeys) {
-    return share(stickyKeys, this::ownerIndex);
-  }
-
-  private <K> KeyShare share(Iterable<? extends K> keys, java.util.function.ToIntFunction<K> owner) {
-    long[] counts = new long[names.size()];
-    long nobody = 0;
-    for (K key : keys) {
-      int i = owner.applyAsInt(key);
-      if (i < 0) {
-        nobody++;
-      } else {
-        counts[i]++;
-      }
-    }
-    return new KeyShare(names, counts, nobody);
+    return KeyShare.count(names, stickyKeys, this::ownerIndex);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -526,7 +476,7 @@ public final class KeySharedPredictor {
       Iterable<? extends CharSequence> keySample) {
     Objects.requireNonNull(keySample, "keySample");
     return StickyRangeReport.<CharSequence>of(
-        copyAll(rangesByConsumer), keySample, (CharSequence key) -> Selector.STICKY.slot(key));
+        KeySharedChecks.copyAll(rangesByConsumer), keySample, (CharSequence key) -> Selector.STICKY.slot(key));
   }
 
   /**
@@ -538,17 +488,7 @@ public final class KeySharedPredictor {
       Map<String, ? extends Collection<Range>> rangesByConsumer, Iterable<byte[]> keySample) {
     Objects.requireNonNull(keySample, "keySample");
     return StickyRangeReport.<byte[]>of(
-        copyAll(rangesByConsumer), keySample, (byte[] key) -> Selector.STICKY.slot(key));
-  }
-
-  private static Map<String, List<Range>> copyAll(
-      Map<String, ? extends Collection<Range>> rangesByConsumer) {
-    Objects.requireNonNull(rangesByConsumer, "rangesByConsumer");
-    Map<String, List<Range>> copy = new LinkedHashMap<>();
-    rangesByConsumer.forEach(
-        (name, ranges) -> copy.put(Objects.requireNonNull(name, "consumer name"),
-            copyRanges(name, ranges)));
-    return copy;
+        KeySharedChecks.copyAll(rangesByConsumer), keySample, (byte[] key) -> Selector.STICKY.slot(key));
   }
 
   @Override

@@ -84,11 +84,14 @@ public final class PulsarRouting {
       String name = method.getName();
       int arity = args == null ? 0 : args.length;
       if (method.getDeclaringClass() == Object.class) {
-        return switch (name) {
-          case "equals" -> proxy == args[0];
-          case "hashCode" -> System.identityHashCode(proxy);
-          default -> "PulsarRouting.customPartition(" + delegate + ", " + spec + ")";
-        };
+        switch (name) {
+          case "equals":
+            return proxy == args[0];
+          case "hashCode":
+            return System.identityHashCode(proxy);
+          default:
+            return "PulsarRouting.customPartition(" + delegate + ", " + spec + ")";
+        }
       }
       if (arity == 0 && (name.equals("create") || name.equals("createAsync"))) {
         PulsarClientException problem = conflict();
@@ -117,7 +120,8 @@ public final class PulsarRouting {
           conflictingMode = mode;
         }
       }
-      if (name.equals("clone") && arity == 0 && result instanceof ProducerBuilder<?> copy) {
+      if (name.equals("clone") && arity == 0 && result instanceof ProducerBuilder<?>) {
+        ProducerBuilder<?> copy = (ProducerBuilder<?>) result;
         KeepsRouter handler = (KeepsRouter) Proxy.getInvocationHandler(wrap(copy, router, spec));
         handler.conflictingMode = conflictingMode;
         return handler.self;

@@ -3,9 +3,6 @@ package io.github.routingkit.pulsar;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.MessageView;
 import io.github.routingkit.config.RoutingSpec;
-import io.github.routingkit.hash.HashScheme;
-import io.github.routingkit.internal.Partitions;
-import io.github.routingkit.placement.Placement;
 import io.github.routingkit.router.HashRouter;
 import io.github.routingkit.router.canary.CanarySchedule;
 import io.github.routingkit.router.canary.ScheduleFollower;
@@ -29,6 +26,11 @@ import org.apache.pulsar.client.api.TopicMetadata;
  * mode with {@code HashingScheme.JavaStringHash} or {@code Murmur3_32Hash} puts it:
  * {@code signSafeMod(hash(key), n)}. The ordering key is not used for partitioning (as in Pulsar).
  *
+ * <p><b>Key format</b>: with {@code routing.key.format} other than {@code raw}, a key set with
+ * {@code keyBytes(...)} ({@code msg.hasBase64EncodedKey()}) is routed by its bytes
+ * ({@code getKeyBytes()}) behind the schema-registry header, so a key serialized under any schema
+ * id keeps its partition; a key set as text is routed by its text, as without the setting.
+ *
  * <p><b>Keyless messages</b> follow {@code routing.keyless}.
  *
  * <p><b>A canary schedule</b> ({@code routing.canary.schedule}): keyed messages are routed at the
@@ -50,11 +52,13 @@ public final class RoutingMessageRouter implements MessageRouter {
   private final RoutingSpec spec;
   private final transient KeyRouter router;
   /**
-   * The spec is Pulsar's default keyed routing alone (a {@link HashRouter} with
-   * {@code pulsar-java-string} and floor-mod): a keyed message then takes pulsar-client's own line,
-   * {@code (key.hashCode() & MAX) % n}, without the generic message dispatch.
+   * The spec is Pulsar's default keyed routing alone (no layer, {@code pulsar-java-string} with
+   * floor-mod): a keyed message then takes pulsar-client's own line,
+   * {@link HashRouter#pulsarDefaultPartition}, without the generic message dispatch.
    */
   private final transient boolean javaStringDefault;
+  /** How the router reads messages: byte keys as bytes when the spec has a key format. */
+  private final transient MessageView<Message<?>> view;
   /** With {@code routing.canary.schedule}: the router of the step in force; else null. */
   private final transient ScheduleFollower follower;
 
@@ -66,12 +70,12 @@ public final class RoutingMessageRouter implements MessageRouter {
   public RoutingMessageRouter(RoutingSpec spec) {
     this.spec = Objects.requireNonNull(spec, "spec");
     this.router = spec.keyRouter();
+    this.javaStringDefault = !spec.hasLayers()
+        && HashRouter.isPulsarDefault(spec.scheme(), spec.placement());
+    this.view = spec.keyFormat().hasHeader() ? BYTE_KEYS : MESSAGE;
     CanarySchedule schedule = spec.canarySchedule();
     this.follower = schedule == null ? null : new ScheduleFollower(schedule,
         spec.withoutCanary().keyRouter(), spec.canaryNext().keyRouter());
-    this.javaStringDefault = router instanceof HashRouter
-        && ((HashRouter) router).scheme() == HashScheme.PULSAR_JAVA_STRING
-        && ((HashRouter) router).placement() == Placement.FLOOR_MOD;
   }
 
   /**
@@ -85,14 +89,11 @@ public final class RoutingMessageRouter implements MessageRouter {
     if (javaStringDefault && msg.hasKey()) {
       String key = msg.getKey();
       if (key != null) {
-        // the String's cached hash, the value pulsar-client's JavaStringHash reads; floorMod of a
-        // non-negative hash is its remainder (HashRouter.routeText writes the same line)
-        return (key.hashCode() & Integer.MAX_VALUE)
-            % Partitions.checkCount(topicMetadata.numPartitions());
+        return HashRouter.pulsarDefaultPartition(key, topicMetadata.numPartitions());
       }
     }
     KeyRouter r = follower == null ? router : follower.routerAt(System.currentTimeMillis());
-    return r.partitionOf(msg, MESSAGE, topicMetadata.numPartitions());
+    return r.partitionOf(msg, view, topicMetadata.numPartitions());
   }
 
   /**
@@ -100,15 +101,32 @@ public final class RoutingMessageRouter implements MessageRouter {
    * routers hash), the value {@code getData()} (a copy, fetched only for routers that need it), a
    * header a message property. Package-private for the tests that route through the generic line.
    */
-  static final MessageView<Message<?>> MESSAGE = new MessageView<>() {
+  static final MessageView<Message<?>> MESSAGE = new PulsarMessageView(false);
+
+  /**
+   * {@link #MESSAGE}, but a key set with {@code keyBytes(...)} is read as its bytes: the view of a
+   * spec with a key format, whose header only a byte key can carry.
+   */
+  static final MessageView<Message<?>> BYTE_KEYS = new PulsarMessageView(true);
+
+  /** The two views: text keys always as text; byte keys as text, or as bytes. */
+  private static final class PulsarMessageView implements MessageView<Message<?>> {
+    private final boolean byteKeysAsBytes;
+
+    PulsarMessageView(boolean byteKeysAsBytes) {
+      this.byteKeysAsBytes = byteKeysAsBytes;
+    }
+
     @Override
     public CharSequence keyText(Message<?> message) {
-      return message.hasKey() ? message.getKey() : null;
+      return message.hasKey() && !(byteKeysAsBytes && message.hasBase64EncodedKey())
+          ? message.getKey() : null;
     }
 
     @Override
     public byte[] keyBytes(Message<?> message) {
-      return null; // a Pulsar key is text: keyText covers every keyed message
+      // reached only for byte keys when they are read as bytes: keyText covers every other key
+      return byteKeysAsBytes && message.hasKey() ? message.getKeyBytes() : null;
     }
 
     @Override
@@ -120,7 +138,7 @@ public final class RoutingMessageRouter implements MessageRouter {
     public String header(Message<?> message, String name) {
       return message.getProperty(name);
     }
-  };
+  }
 
   /** Returns the spec this router follows. */
   public RoutingSpec spec() {

@@ -5,6 +5,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.ToIntFunction;
 import org.apache.pulsar.client.api.Range;
 
@@ -31,10 +32,119 @@ import org.apache.pulsar.client.api.Range;
 public final class StickyRangeReport {
 
   /** Two overlapping ranges (of the same consumer when both names are equal). */
-  public record Overlap(String consumer, Range range, String otherConsumer, Range otherRange) {}
+  public static final class Overlap {
+    private final String consumer;
+    private final Range range;
+    private final String otherConsumer;
+    private final Range otherRange;
+
+    /** Creates the value. */
+    public Overlap(String consumer, Range range, String otherConsumer, Range otherRange) {
+      this.consumer = consumer;
+      this.range = range;
+      this.otherConsumer = otherConsumer;
+      this.otherRange = otherRange;
+    }
+
+    /** Returns the {@code consumer} component. */
+    public String consumer() {
+      return consumer;
+    }
+
+    /** Returns the {@code range} component. */
+    public Range range() {
+      return range;
+    }
+
+    /** Returns the {@code otherConsumer} component. */
+    public String otherConsumer() {
+      return otherConsumer;
+    }
+
+    /** Returns the {@code otherRange} component. */
+    public Range otherRange() {
+      return otherRange;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Overlap)) {
+        return false;
+      }
+      Overlap other = (Overlap) o;
+      return Objects.equals(consumer, other.consumer)
+          && Objects.equals(range, other.range)
+          && Objects.equals(otherConsumer, other.otherConsumer)
+          && Objects.equals(otherRange, other.otherRange);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = 0;
+      h = 31 * h + Objects.hashCode(consumer);
+      h = 31 * h + Objects.hashCode(range);
+      h = 31 * h + Objects.hashCode(otherConsumer);
+      h = 31 * h + Objects.hashCode(otherRange);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "Overlap[consumer=" + consumer + ", range=" + range + ", otherConsumer="
+          + otherConsumer + ", otherRange=" + otherRange + "]";
+    }
+  }
 
   /** A range with a bound outside {@code [0, 65535]}. */
-  public record OutOfRange(String consumer, Range range) {}
+  public static final class OutOfRange {
+    private final String consumer;
+    private final Range range;
+
+    /** Creates the value. */
+    public OutOfRange(String consumer, Range range) {
+      this.consumer = consumer;
+      this.range = range;
+    }
+
+    /** Returns the {@code consumer} component. */
+    public String consumer() {
+      return consumer;
+    }
+
+    /** Returns the {@code range} component. */
+    public Range range() {
+      return range;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof OutOfRange)) {
+        return false;
+      }
+      OutOfRange other = (OutOfRange) o;
+      return Objects.equals(consumer, other.consumer)
+          && Objects.equals(range, other.range);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = 0;
+      h = 31 * h + Objects.hashCode(consumer);
+      h = 31 * h + Objects.hashCode(range);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "OutOfRange[consumer=" + consumer + ", range=" + range + "]";
+    }
+  }
 
   /** The lowest slot a key can hash to: the broker maps slot 0 to 1. */
   static final int FIRST_REACHABLE_SLOT = 1;

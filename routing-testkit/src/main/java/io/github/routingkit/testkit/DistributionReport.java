@@ -72,16 +72,68 @@ public final class DistributionReport {
 
   /**
    * One of the hottest keys.
-   *
-   * @param key the key
-   * @param count its messages in the sample; exact, or a lower bound when {@code exact} is false
-   * @param share {@code count / messages}, in [0, 1]
-   * @param partition where the router puts it, in [0, n); in an {@linkplain #observedBuilder
-   *     observed} report the partition it was last seen on, or -1 when the report no longer tracked
-   *     it (only the {@value Builder#OBSERVED_TRACKED} most recently seen keys are)
-   * @param exact whether {@code count} is exact
    */
-  public record KeyShare(String key, long count, double share, int partition, boolean exact) {}
+  public static final class KeyShare extends ComponentValue {
+    private final String key;
+    private final long count;
+    private final double share;
+    private final int partition;
+    private final boolean exact;
+
+    /**
+     * Creates the value.
+     *
+     * @param key the key
+     * @param count its messages in the sample; exact, or a lower bound when {@code exact} is false
+     * @param share {@code count / messages}, in [0, 1]
+     * @param partition where the router puts it, in [0, n); in an {@linkplain #observedBuilder
+     *     observed} report the partition it was last seen on, or -1 when the report no longer
+     *     tracked it (only the {@value Builder#OBSERVED_TRACKED} most recently seen keys are)
+     * @param exact whether {@code count} is exact
+     */
+    public KeyShare(String key, long count, double share, int partition, boolean exact) {
+      this.key = key;
+      this.count = count;
+      this.share = share;
+      this.partition = partition;
+      this.exact = exact;
+    }
+
+    /** Returns the key. */
+    public String key() {
+      return key;
+    }
+
+    /** Returns its messages in the sample; exact, or a lower bound when {@code exact} is false. */
+    public long count() {
+      return count;
+    }
+
+    /** Returns {@code count / messages}, in [0, 1]. */
+    public double share() {
+      return share;
+    }
+
+    /**
+     * Returns where the router puts it, in [0, n); in an {@linkplain #observedBuilder observed}
+     * report the partition it was last seen on, or -1 when the report no longer tracked it (only
+     * the {@value Builder#OBSERVED_TRACKED} most recently seen keys are).
+     */
+    public int partition() {
+      return partition;
+    }
+
+    /** Returns whether {@code count} is exact. */
+    public boolean exact() {
+      return exact;
+    }
+
+    @Override
+    Object[] components() {
+      return new Object[] {
+          "key", key, "count", count, "share", share, "partition", partition, "exact", exact};
+    }
+  }
 
   private static final double P99 = 0.99;
 
@@ -317,49 +369,19 @@ public final class DistributionReport {
 
   /** Returns a human-readable report: summary, per-partition table with bars, hottest keys. */
   public String toText() {
-    StringBuilder sb = new StringBuilder();
-    LoadStatistics s = statistics;
-    sb.append("router            ").append(router).append('\n');
-    sb.append("partitions        ").append(partitions()).append('\n');
-    sb.append("messages          ").append(Text.num(messages())).append('\n');
-    sb.append("distinct keys     ").append(distinctKeysExact ? "" : "~")
-        .append(Text.num(distinctKeys)).append(distinctKeysExact ? "" : " (estimated)")
-        .append('\n');
-    sb.append("effective keys    ").append(Text.num(Math.round(effectiveKeys))).append('\n');
-    sb.append("max/mean          ").append(Text.dec(s.maxOverMean(), 4))
-        .append("  (partition ").append(s.hottestPartition()).append(": ")
-        .append(Text.num(s.max())).append(" messages, mean ").append(Text.grouped(s.mean(), 1))
-        .append(")\n");
-    sb.append("chance (sample)   ").append(Text.dec(samplingP99, 4))
-        .append(" p99 for a perfect hash of ").append(Text.num(messages())).append(" distinct keys\n");
-    sb.append("perfect hash      ").append(Text.dec(perfectHashExpected, 4))
-        .append(" expected, ").append(Text.dec(perfectHashP99, 4)).append(" p99 for these keys\n");
-    sb.append("hot-key floor     ").append(Text.dec(hotKeyFloor(), 4)).append('\n');
-    sb.append("CV                ").append(Text.dec(s.coefficientOfVariation(), 4)).append('\n');
-    sb.append("chi-square        ").append(Text.dec(s.chiSquare(), 2)).append(" (df ")
-        .append(s.degreesOfFreedom()).append("), p-value ").append(pValueText(s.pValue()))
-        .append('\n');
-    sb.append("verdict           ").append(verdict).append('\n');
-    sb.append("                  ").append(advice).append("\n\n");
-    sb.append("partition   messages    share  x mean\n");
-    double mean = s.mean();
-    for (int p = 0; p < partitions(); p++) {
-      long c = s.count(p);
-      double ratio = mean == 0 ? 0 : c / mean;
-      sb.append(String.format(java.util.Locale.ROOT, "%9d %10s %8s  %6.3f  %s%n", p, Text.num(c),
-          Text.pct(messages() == 0 ? 0 : (double) c / messages()), ratio,
-          "#".repeat((int) Math.round(Math.min(ratio, 4) * 10))));
+    return DistributionReportFormat.text(this, topKeys.size());
+  }
+
+  /**
+   * Returns {@link #toText()} listing at most {@code keys} of the {@link #topKeys()}.
+   *
+   * @throws IllegalArgumentException if {@code keys} is negative
+   */
+  public String toText(int keys) {
+    if (keys < 0) {
+      throw new IllegalArgumentException("keys was " + keys + ", must be >= 0");
     }
-    if (!topKeys.isEmpty()) {
-      sb.append("\nhottest keys").append(distinctKeysExact ? "" : " (counts are lower bounds)")
-          .append('\n');
-      for (KeyShare k : topKeys) {
-        sb.append(String.format(java.util.Locale.ROOT, "%10s %8s  partition %-5s %s%n",
-            Text.num(k.count()), Text.pct(k.share()),
-            k.partition() < 0 ? "?" : Integer.toString(k.partition()), Text.shortKey(k.key())));
-      }
-    }
-    return sb.toString();
+    return DistributionReportFormat.text(this, keys);
   }
 
   /**
@@ -369,63 +391,17 @@ public final class DistributionReport {
    * {@code 0.9764999999999999}).
    */
   public String toCsv() {
-    StringBuilder sb = new StringBuilder("partition,messages,share,ratio_to_mean\n");
-    long messages = messages();
-    for (int p = 0; p < partitions(); p++) {
-      long c = statistics.count(p);
-      sb.append(p).append(',').append(c).append(',')
-          .append(messages == 0 ? 0.0 : (double) c / messages).append(',')
-          .append(messages == 0 ? 0.0 : (double) c * partitions() / messages).append('\n');
-    }
-    return sb.toString();
+    return DistributionReportFormat.csv(this);
   }
 
   /** Returns the whole report as one JSON object (UTF-8 text, keys in a fixed order). */
   public String toJson() {
-    LoadStatistics s = statistics;
-    StringBuilder sb = new StringBuilder("{");
-    sb.append("\"router\":").append(Text.jsonString(router));
-    sb.append(",\"partitions\":").append(partitions());
-    sb.append(",\"messages\":").append(messages());
-    sb.append(",\"distinctKeys\":").append(distinctKeys);
-    sb.append(",\"distinctKeysExact\":").append(distinctKeysExact);
-    sb.append(",\"effectiveKeys\":").append(Text.jsonNumber(effectiveKeys));
-    sb.append(",\"maxOverMean\":").append(Text.jsonNumber(s.maxOverMean()));
-    sb.append(",\"hottestPartition\":").append(s.hottestPartition());
-    sb.append(",\"mean\":").append(Text.jsonNumber(s.mean()));
-    sb.append(",\"coefficientOfVariation\":").append(Text.jsonNumber(s.coefficientOfVariation()));
-    sb.append(",\"chiSquare\":").append(Text.jsonNumber(s.chiSquare()));
-    sb.append(",\"degreesOfFreedom\":").append(s.degreesOfFreedom());
-    sb.append(",\"pValue\":").append(Text.jsonNumber(s.pValue()));
-    sb.append(",\"perfectHashExpected\":").append(Text.jsonNumber(perfectHashExpected));
-    sb.append(",\"perfectHashP99\":").append(Text.jsonNumber(perfectHashP99));
-    sb.append(",\"samplingP99\":").append(Text.jsonNumber(samplingP99));
-    sb.append(",\"hotKeyFloor\":").append(Text.jsonNumber(hotKeyFloor()));
-    sb.append(",\"verdict\":").append(Text.jsonString(verdict.name()));
-    sb.append(",\"advice\":").append(Text.jsonString(advice));
-    sb.append(",\"counts\":[");
-    for (int p = 0; p < partitions(); p++) {
-      sb.append(p == 0 ? "" : ",").append(s.count(p));
-    }
-    sb.append("],\"topKeys\":[");
-    for (int i = 0; i < topKeys.size(); i++) {
-      KeyShare k = topKeys.get(i);
-      sb.append(i == 0 ? "" : ",").append("{\"key\":").append(Text.jsonString(k.key()))
-          .append(",\"count\":").append(k.count())
-          .append(",\"share\":").append(Text.jsonNumber(k.share()))
-          .append(",\"partition\":").append(k.partition())
-          .append(",\"exact\":").append(k.exact()).append('}');
-    }
-    return sb.append("]}").toString();
+    return DistributionReportFormat.json(this);
   }
 
   @Override
   public String toString() {
     return toText();
-  }
-
-  private static String pValueText(double p) {
-    return p < 1e-4 ? String.format(java.util.Locale.ROOT, "%.2e", p) : Text.dec(p, 4);
   }
 
   /** Accumulates keys for a {@link DistributionReport}; not thread-safe. */

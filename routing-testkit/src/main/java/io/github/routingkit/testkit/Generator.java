@@ -8,7 +8,6 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.random.RandomGenerator;
 import java.util.stream.Stream;
 
 /**
@@ -30,7 +29,7 @@ import java.util.stream.Stream;
 public interface Generator<T> {
 
   /** Draws one value using {@code random}. */
-  T next(RandomGenerator random);
+  T next(SplittableRandom random);
 
   /** An infinite, sequential stream of values seeded with {@code seed}; limit it. */
   default Stream<T> stream(long seed) {

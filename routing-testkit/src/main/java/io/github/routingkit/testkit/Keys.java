@@ -6,7 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
-import java.util.random.RandomGenerator;
+import java.util.SplittableRandom;
 
 /**
  * Keys that break routers, as seeded {@link Generator}s (plain Java: a {@code Stream}, an
@@ -106,7 +106,7 @@ public final class Keys {
         : withMinValueHashCode(alphanumeric(random, random.nextInt(21)));
   }
 
-  private static String alphanumeric(RandomGenerator random, int length) {
+  private static String alphanumeric(SplittableRandom random, int length) {
     String alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
     StringBuilder sb = new StringBuilder(length);
     for (int i = 0; i < length; i++) {
@@ -187,7 +187,7 @@ public final class Keys {
    */
   public static Generator<String> zipf(int distinct, double exponent) {
     double[] cdf = zipfCdf(distinct, exponent);
-    return random -> "key-" + zipfRank(cdf, random);
+    return random -> "key-" + zipfRank(cdf, random.nextDouble());
   }
 
   /**
@@ -203,7 +203,8 @@ public final class Keys {
     if (entitiesPerTenant < 1) {
       throw new IllegalArgumentException("entitiesPerTenant was " + entitiesPerTenant + ", must be at least 1");
     }
-    return random -> "tenant-" + zipfRank(cdf, random) + "/" + random.nextInt(entitiesPerTenant);
+    return random -> "tenant-" + zipfRank(cdf, random.nextDouble()) + "/"
+        + random.nextInt(entitiesPerTenant);
   }
 
   /**
@@ -236,7 +237,7 @@ public final class Keys {
     Random random = new Random(seed);
     List<String> keys = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
-      keys.add("key-" + zipfRank(cdf, random));
+      keys.add("key-" + zipfRank(cdf, random.nextDouble()));
     }
     return Collections.unmodifiableList(keys);
   }
@@ -315,8 +316,8 @@ public final class Keys {
     return cdf;
   }
 
-  private static int zipfRank(double[] cdf, RandomGenerator random) {
-    int i = Arrays.binarySearch(cdf, random.nextDouble());
+  private static int zipfRank(double[] cdf, double uniform) {
+    int i = Arrays.binarySearch(cdf, uniform);
     return (i >= 0 ? i : Math.min(-i - 1, cdf.length - 1)) + 1;
   }
 }

@@ -14,9 +14,10 @@ import java.util.Objects;
 
 /**
  * What moves when a topic goes from {@code n} to {@code m} partitions: for each router, the
- * fraction of messages of a key sample whose partition changes, next to the minimum any scheme
- * must move ({@code (m − n) / m} when growing, {@code (n − m) / n} when shrinking: the keys that
- * land on, or left, the changed partitions) and what plain modulo moves on a uniform hash
+ * fraction of messages of a key sample whose partition changes, next to the minimum a balanced
+ * scheme must move of uniformly spread keys ({@code (m − n) / m} when growing, {@code (n − m) / n}
+ * when shrinking: the keys that land on, or left, the changed partitions; a skewed sample's
+ * traffic can move less, when its hottest keys happen to stay) and what plain modulo moves on a uniform hash
  * ({@code 1 − min(n, m) / lcm(n, m)}; 12 &rarr; 16: 75 %).
  *
  * <p>By default the routers are every {@link HashScheme} under every {@link Placement} (so new
@@ -27,13 +28,54 @@ public final class ResizeReport {
 
   /**
    * One router's result.
-   *
-   * @param router the router's name
-   * @param moved messages whose partition changes
-   * @param total messages in the sample
-   * @param movedFraction {@code moved / total}, in [0, 1]; 0 for an empty sample
    */
-  public record Row(String router, long moved, long total, double movedFraction) {}
+  public static final class Row extends ComponentValue {
+    private final String router;
+    private final long moved;
+    private final long total;
+    private final double movedFraction;
+
+    /**
+     * Creates the value.
+     *
+     * @param router the router's name
+     * @param moved messages whose partition changes
+     * @param total messages in the sample
+     * @param movedFraction {@code moved / total}, in [0, 1]; 0 for an empty sample
+     */
+    public Row(String router, long moved, long total, double movedFraction) {
+      this.router = router;
+      this.moved = moved;
+      this.total = total;
+      this.movedFraction = movedFraction;
+    }
+
+    /** Returns the router's name. */
+    public String router() {
+      return router;
+    }
+
+    /** Returns messages whose partition changes. */
+    public long moved() {
+      return moved;
+    }
+
+    /** Returns messages in the sample. */
+    public long total() {
+      return total;
+    }
+
+    /** Returns {@code moved / total}, in [0, 1]; 0 for an empty sample. */
+    public double movedFraction() {
+      return movedFraction;
+    }
+
+    @Override
+    Object[] components() {
+      return new Object[] {
+          "router", router, "moved", moved, "total", total, "movedFraction", movedFraction};
+    }
+  }
 
   private final int from;
   private final int to;
@@ -98,7 +140,7 @@ public final class ResizeReport {
     StringBuilder sb = new StringBuilder();
     sb.append("resize ").append(from).append(" -> ").append(to).append(" partitions, ")
         .append(Text.num(rows.isEmpty() ? 0 : rows.get(0).total())).append(" messages\n");
-    sb.append("minimum any scheme must move  ").append(Text.pct(minimumFraction())).append('\n');
+    sb.append("minimum for uniform keys      ").append(Text.pct(minimumFraction())).append('\n');
     sb.append("plain modulo, uniform hash    ").append(Text.pct(moduloFraction(from, to)))
         .append("\n\n");
     int width = 6;

@@ -6,7 +6,6 @@ import io.github.routingkit.router.canary.CanaryRouter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -35,31 +34,164 @@ public final class RolloutReport {
 
   /**
    * One partition's load change at a step.
-   *
-   * @param partition the partition, in [0, n)
-   * @param delta the net change of the partition's messages at this step: gained (positive) or lost
-   *     (negative)
-   * @param load messages on the partition after the step
    */
-  public record PartitionDelta(int partition, long delta, long load) {}
+  public static final class PartitionDelta extends ComponentValue {
+    private final int partition;
+    private final long delta;
+    private final long load;
+
+    /**
+     * Creates the value.
+     *
+     * @param partition the partition, in [0, n)
+     * @param delta the net change of the partition's messages at this step: gained (positive) or
+     *     lost (negative)
+     * @param load messages on the partition after the step
+     */
+    public PartitionDelta(int partition, long delta, long load) {
+      this.partition = partition;
+      this.delta = delta;
+      this.load = load;
+    }
+
+    /** Returns the partition, in [0, n). */
+    public int partition() {
+      return partition;
+    }
+
+    /**
+     * Returns the net change of the partition's messages at this step: gained (positive) or
+     * lost (negative).
+     */
+    public long delta() {
+      return delta;
+    }
+
+    /** Returns messages on the partition after the step. */
+    public long load() {
+      return load;
+    }
+
+    @Override
+    Object[] components() {
+      return new Object[] {"partition", partition, "delta", delta, "load", load};
+    }
+  }
 
   /**
    * One step of the plan.
-   *
-   * @param fromShare the share before the step, in [0, 1]
-   * @param toShare the share after the step, in (fromShare, 1]
-   * @param switchedKeys distinct keys that switch router at this step (-1 past the exact key limit)
-   * @param movedKeys distinct keys whose partition changes at this step (-1 past the limit)
-   * @param switchedMessages messages whose key switches router at this step
-   * @param movedMessages messages whose partition changes at this step
-   * @param cumulativeMovedKeys distinct keys moved from share 0 to {@code toShare} (-1 past the limit)
-   * @param cumulativeMovedMessages messages moved from share 0 to {@code toShare}
-   * @param maxOverMean the busiest partition's load over the mean after the step
-   * @param deltas every partition whose load changes at this step, largest change first
    */
-  public record Step(double fromShare, double toShare, long switchedKeys, long movedKeys,
-      long switchedMessages, long movedMessages, long cumulativeMovedKeys,
-      long cumulativeMovedMessages, double maxOverMean, List<PartitionDelta> deltas) {}
+  public static final class Step extends ComponentValue {
+    private final double fromShare;
+    private final double toShare;
+    private final long switchedKeys;
+    private final long movedKeys;
+    private final long switchedMessages;
+    private final long movedMessages;
+    private final long cumulativeMovedKeys;
+    private final long cumulativeMovedMessages;
+    private final double maxOverMean;
+    private final List<PartitionDelta> deltas;
+
+    /**
+     * Creates the value.
+     *
+     * @param fromShare the share before the step, in [0, 1]
+     * @param toShare the share after the step, in (fromShare, 1]
+     * @param switchedKeys distinct keys that switch router at this step (-1 past the exact key
+     *     limit)
+     * @param movedKeys distinct keys whose partition changes at this step (-1 past the limit)
+     * @param switchedMessages messages whose key switches router at this step
+     * @param movedMessages messages whose partition changes at this step
+     * @param cumulativeMovedKeys distinct keys moved from share 0 to {@code toShare} (-1 past the
+     *     limit)
+     * @param cumulativeMovedMessages messages moved from share 0 to {@code toShare}
+     * @param maxOverMean the busiest partition's load over the mean after the step
+     * @param deltas every partition whose load changes at this step, largest change first
+     */
+    public Step(
+        double fromShare,
+        double toShare,
+        long switchedKeys,
+        long movedKeys,
+        long switchedMessages,
+        long movedMessages,
+        long cumulativeMovedKeys,
+        long cumulativeMovedMessages,
+        double maxOverMean,
+        List<PartitionDelta> deltas) {
+      this.fromShare = fromShare;
+      this.toShare = toShare;
+      this.switchedKeys = switchedKeys;
+      this.movedKeys = movedKeys;
+      this.switchedMessages = switchedMessages;
+      this.movedMessages = movedMessages;
+      this.cumulativeMovedKeys = cumulativeMovedKeys;
+      this.cumulativeMovedMessages = cumulativeMovedMessages;
+      this.maxOverMean = maxOverMean;
+      this.deltas = deltas;
+    }
+
+    /** Returns the share before the step, in [0, 1]. */
+    public double fromShare() {
+      return fromShare;
+    }
+
+    /** Returns the share after the step, in (fromShare, 1]. */
+    public double toShare() {
+      return toShare;
+    }
+
+    /** Returns distinct keys that switch router at this step (-1 past the exact key limit). */
+    public long switchedKeys() {
+      return switchedKeys;
+    }
+
+    /** Returns distinct keys whose partition changes at this step (-1 past the limit). */
+    public long movedKeys() {
+      return movedKeys;
+    }
+
+    /** Returns messages whose key switches router at this step. */
+    public long switchedMessages() {
+      return switchedMessages;
+    }
+
+    /** Returns messages whose partition changes at this step. */
+    public long movedMessages() {
+      return movedMessages;
+    }
+
+    /** Returns distinct keys moved from share 0 to {@code toShare} (-1 past the limit). */
+    public long cumulativeMovedKeys() {
+      return cumulativeMovedKeys;
+    }
+
+    /** Returns messages moved from share 0 to {@code toShare}. */
+    public long cumulativeMovedMessages() {
+      return cumulativeMovedMessages;
+    }
+
+    /** Returns the busiest partition's load over the mean after the step. */
+    public double maxOverMean() {
+      return maxOverMean;
+    }
+
+    /** Returns every partition whose load changes at this step, largest change first. */
+    public List<PartitionDelta> deltas() {
+      return deltas;
+    }
+
+    @Override
+    Object[] components() {
+      return new Object[] {
+          "fromShare", fromShare, "toShare", toShare, "switchedKeys", switchedKeys,
+          "movedKeys", movedKeys, "switchedMessages", switchedMessages,
+          "movedMessages", movedMessages, "cumulativeMovedKeys", cumulativeMovedKeys,
+          "cumulativeMovedMessages", cumulativeMovedMessages, "maxOverMean", maxOverMean,
+          "deltas", deltas};
+    }
+  }
 
   private final int partitions;
   private final long messages;
@@ -122,10 +254,6 @@ public final class RolloutReport {
     return steps;
   }
 
-  private static double frac(long part, long whole) {
-    return part < 0 || whole <= 0 ? Double.NaN : (double) part / whole;
-  }
-
   /**
    * Returns {@code part / whole} as a percentage with two decimals, e.g. {@code 68.67%}, rounded
    * half-up from the exact ratio (not from a double, which may sit just below or above the half),
@@ -141,111 +269,20 @@ public final class RolloutReport {
         .toPlainString() + "%";
   }
 
-  private static String share(double s) {
-    return new java.math.BigDecimal(s * 100).round(new java.math.MathContext(6)).stripTrailingZeros()
-        .toPlainString() + "%";
-  }
-
   /**
    * Returns the report as text: one line per step (moved keys and messages, at the step and
    * cumulatively) and the {@code top} partitions gaining and losing the most at each step.
    */
   public String toText(int top) {
-    StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "rollout on %d partitions, %s messages, %s keys%n",
-        partitions, Text.num(messages), distinctKeys < 0 ? "n/a (past the exact limit)"
-            : Text.num(distinctKeys)));
-    sb.append("a key moves when it switches to the new router and its partition changes\n\n");
-    sb.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s  %s%n", "step",
-        "switched", "moved", "moved", "cum.", "cum.", "max/mean", ""));
-    sb.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s%n", "", "keys",
-        "keys", "traffic", "keys", "traffic", "after"));
-    for (Step s : steps) {
-      sb.append(String.format(Locale.ROOT, "%-16s %9s %9s %9s %9s %9s %9s%n",
-          share(s.fromShare()) + " -> " + share(s.toShare()),
-          percent(s.switchedKeys(), distinctKeys), percent(s.movedKeys(), distinctKeys),
-          percent(s.movedMessages(), messages),
-          percent(s.cumulativeMovedKeys(), distinctKeys),
-          percent(s.cumulativeMovedMessages(), messages), Text.dec(s.maxOverMean(), 4)));
-    }
-    double mean = (double) messages / partitions;
-    for (Step s : steps) {
-      sb.append('\n').append("step ").append(share(s.fromShare())).append(" -> ")
-          .append(share(s.toShare())).append(": ").append(Text.num(s.movedMessages()))
-          .append(" messages move\n");
-      List<PartitionDelta> gains = new ArrayList<>();
-      List<PartitionDelta> losses = new ArrayList<>();
-      for (PartitionDelta d : s.deltas()) {
-        (d.delta() > 0 ? gains : losses).add(d);
-      }
-      appendDeltas(sb, "  gain", gains, top, mean);
-      appendDeltas(sb, "  lose", losses, top, mean);
-    }
-    return sb.toString();
+    return RolloutReportFormat.text(this, top);
   }
 
-  private static void appendDeltas(StringBuilder sb, String label, List<PartitionDelta> ds,
-      int top, double mean) {
-    if (ds.isEmpty() || top <= 0) {
-      return;
-    }
-    sb.append(label);
-    for (int i = 0; i < Math.min(top, ds.size()); i++) {
-      PartitionDelta d = ds.get(i);
-      sb.append(String.format(Locale.ROOT, "  p%d %s%s (%s%.1f%% of mean)", d.partition(),
-          d.delta() > 0 ? "+" : "", Text.num(d.delta()), d.delta() > 0 ? "+" : "",
-          mean == 0 ? 0 : 100 * d.delta() / mean));
-    }
-    if (ds.size() > top) {
-      sb.append("  (").append(ds.size() - top).append(" more)");
-    }
-    sb.append('\n');
-  }
 
   /** Returns the report as one JSON object; key figures past the exact limit are null. */
   public String toJson(int top) {
-    StringBuilder sb = new StringBuilder("{\"partitions\":").append(partitions)
-        .append(",\"messages\":").append(messages).append(",\"distinctKeys\":")
-        .append(distinctKeys < 0 ? "null" : Long.toString(distinctKeys)).append(",\"steps\":[");
-    for (int i = 0; i < steps.size(); i++) {
-      Step s = steps.get(i);
-      sb.append(i == 0 ? "" : ",").append("{\"fromShare\":").append(Text.jsonNumber(s.fromShare()))
-          .append(",\"toShare\":").append(Text.jsonNumber(s.toShare()))
-          .append(",\"switchedKeys\":").append(orNull(s.switchedKeys()))
-          .append(",\"movedKeys\":").append(orNull(s.movedKeys()))
-          .append(",\"movedKeyFraction\":").append(Text.jsonNumber(frac(s.movedKeys(), distinctKeys)))
-          .append(",\"switchedMessages\":").append(s.switchedMessages())
-          .append(",\"movedMessages\":").append(s.movedMessages())
-          .append(",\"movedMessageFraction\":").append(Text.jsonNumber(frac(s.movedMessages(), messages)))
-          .append(",\"cumulativeMovedKeys\":").append(orNull(s.cumulativeMovedKeys()))
-          .append(",\"cumulativeMovedKeyFraction\":")
-          .append(Text.jsonNumber(frac(s.cumulativeMovedKeys(), distinctKeys)))
-          .append(",\"cumulativeMovedMessages\":").append(s.cumulativeMovedMessages())
-          .append(",\"cumulativeMovedMessageFraction\":")
-          .append(Text.jsonNumber(frac(s.cumulativeMovedMessages(), messages)))
-          .append(",\"maxOverMean\":").append(Text.jsonNumber(s.maxOverMean()))
-          .append(",\"gains\":");
-      appendJsonDeltas(sb, s.deltas().stream().filter(d -> d.delta() > 0).toList(), top);
-      sb.append(",\"losses\":");
-      appendJsonDeltas(sb, s.deltas().stream().filter(d -> d.delta() < 0).toList(), top);
-      sb.append('}');
-    }
-    return sb.append("]}").toString();
+    return RolloutReportFormat.json(this, top);
   }
 
-  private static String orNull(long v) {
-    return v < 0 ? "null" : Long.toString(v);
-  }
-
-  private static void appendJsonDeltas(StringBuilder sb, List<PartitionDelta> ds, int top) {
-    sb.append('[');
-    for (int i = 0; i < Math.min(top, ds.size()); i++) {
-      PartitionDelta d = ds.get(i);
-      sb.append(i == 0 ? "" : ",").append("{\"partition\":").append(d.partition())
-          .append(",\"delta\":").append(d.delta()).append(",\"load\":").append(d.load()).append('}');
-    }
-    sb.append(']');
-  }
 
   @Override
   public String toString() {

@@ -138,7 +138,9 @@ public final class RouterAssert {
    * Asserts that for every partition count from 1 to {@code maxPartitions} and every probe key,
    * keyed routing (text and UTF-8 bytes) and keyless routing ({@code null} key) return a partition
    * in {@code [0, n)} without throwing, and that a count below 1 is rejected with an
-   * {@link IllegalArgumentException}.
+   * {@link IllegalArgumentException}. Any other exception a probe throws (an
+   * {@code ArithmeticException} of a router dividing by 0 partitions included) fails the assertion
+   * with that probe ("... threw ... for numPartitions=0") and the exception as its cause.
    *
    * @throws IllegalArgumentException if {@code maxPartitions < 1}
    */
@@ -189,6 +191,9 @@ public final class RouterAssert {
             + ", must throw IllegalArgumentException");
       } catch (IllegalArgumentException expected) {
         // the contract
+      } catch (RuntimeException e) {
+        throw new AssertionFailedError(router + " threw " + e + " for numPartitions=" + bad
+            + " (key 'key'), must throw IllegalArgumentException", e);
       }
     }
     return this;
@@ -335,7 +340,8 @@ public final class RouterAssert {
       }
       fail("moves too much: " + fromPartitions + " -> " + toPartitions + " partitions moved "
           + Text.pct(row.movedFraction()) + " of " + row.total() + " keys, at most "
-          + Text.pct(fraction) + " allowed (the minimum any scheme must move is "
+          + Text.pct(fraction) + " allowed (the minimum a balanced scheme must move of uniform"
+          + " keys is "
           + Text.pct(report.minimumFraction()) + "); for example:" + examples);
     }
     return this;

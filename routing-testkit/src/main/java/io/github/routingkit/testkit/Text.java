@@ -28,25 +28,10 @@ final class Text {
     return Double.isFinite(value) ? Double.toString(value) : "null";
   }
 
+  /** A JSON string: the audit log's escaper, so every RoutingKit JSON output escapes alike. */
   static String jsonString(String s) {
-    StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"': sb.append("\\\""); break;
-        case '\\': sb.append("\\\\"); break;
-        case '\n': sb.append("\\n"); break;
-        case '\r': sb.append("\\r"); break;
-        case '\t': sb.append("\\t"); break;
-        default:
-          if (c < 0x20) {
-            sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-      }
-    }
-    return sb.append('"').toString();
+    return io.github.routingkit.audit.AuditLog.appendJsonString(s,
+        new StringBuilder(s.length() + 2)).toString();
   }
 
   static String csvField(String s) {

@@ -209,6 +209,21 @@ class DistributionReportTest {
     assertThat(r.topKeys()).hasSize(2);
   }
 
+  /**
+   * One JSON string escaper across the project: a key holding U+2028 / U+2029 (which JavaScript
+   * and some line readers take for line ends) is escaped in the report's JSON exactly as the audit
+   * log escapes it.
+   */
+  @Test
+  void jsonEscapesLineSeparatorsAsTheAuditLogDoes() {
+    String key = "a\u2028b\u2029c\u0001";
+    DistributionReport r = DistributionReport.builder(KAFKA, 3).topK(1).add(key, 2).build();
+    String escaped = io.github.routingkit.audit.AuditLog.appendJsonString(key,
+        new StringBuilder()).toString();
+    assertThat(escaped).isEqualTo("\"a\\u2028b\\u2029c\\u0001\"");
+    assertThat(r.toJson()).contains("\"key\":" + escaped).doesNotContain("\u2028");
+  }
+
   @Test
   void emptyReportIsWellDefined() {
     DistributionReport r = DistributionReport.builder(KAFKA, 5).build();

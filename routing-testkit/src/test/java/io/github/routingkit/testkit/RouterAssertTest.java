@@ -190,6 +190,31 @@ class RouterAssertTest {
         .hasMessageContaining("for a keyless message (null key) with 1 partitions");
   }
 
+  /** Divides by the partition count: 0 partitions give the router's own ArithmeticException. */
+  static final class DividingRouter extends TextRouter {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public int partition(byte[] key, int n) {
+      return key == null ? 0 : route(new String(key, StandardCharsets.UTF_8), n);
+    }
+
+    @Override
+    int route(String key, int n) {
+      return (key.hashCode() & Integer.MAX_VALUE) % n;
+    }
+  }
+
+  @Test
+  void aRouterDividingByZeroPartitionsIsWrappedWithItsProbe() {
+    assertThatThrownBy(() -> assertThat(new DividingRouter()).staysInRange(4))
+        .isInstanceOf(AssertionFailedError.class)
+        .hasMessageContaining("DividingRouter threw java.lang.ArithmeticException")
+        .hasMessageContaining("for numPartitions=0")
+        .hasMessageContaining("must throw IllegalArgumentException")
+        .hasCauseInstanceOf(ArithmeticException.class);
+  }
+
   @Test
   void nondeterminismIsCaught() {
     assertThatThrownBy(() -> assertThat(new CallCountingRouter()).isDeterministic())
@@ -269,7 +294,7 @@ class RouterAssertTest {
         .movesAtMost(0.30, 12, 16, keys("order-", 5_000)))
         .isInstanceOf(AssertionFailedError.class)
         .hasMessageContaining("12 -> 16 partitions moved 7")
-        .hasMessageContaining("minimum any scheme must move is 25.00%")
+        .hasMessageContaining("minimum a balanced scheme must move of uniform keys is 25.00%")
         .hasMessageMatching("(?s).*key 'order-\\d+': partition \\d+ -> \\d+.*");
   }
 

@@ -147,40 +147,7 @@ public final class CanaryRouter extends AbstractKeyRouter {
     } else {
       r = oldRouter;
     }
-    return r.partitionOf(message, new KeyRead<>(view, text, bytes), numPartitions);
-  }
-
-  /** A view whose key was read already: the chosen router reads it again for free. */
-  private static final class KeyRead<M> implements MessageView<M> {
-    private final MessageView<M> view;
-    private final CharSequence text;
-    private final byte[] bytes;
-
-    KeyRead(MessageView<M> view, CharSequence text, byte[] bytes) {
-      this.view = view;
-      this.text = text;
-      this.bytes = bytes;
-    }
-
-    @Override
-    public CharSequence keyText(M message) {
-      return text;
-    }
-
-    @Override
-    public byte[] keyBytes(M message) {
-      return bytes;
-    }
-
-    @Override
-    public byte[] value(M message) {
-      return view.value(message);
-    }
-
-    @Override
-    public String header(M message, String name) {
-      return view.header(message, name);
-    }
+    return r.partitionOf(message, MessageView.withKey(view, text, bytes), numPartitions);
   }
 
   /** Keyless messages follow the old router's policy. */

@@ -155,6 +155,24 @@ public final class CanarySchedule {
     return routers;
   }
 
+  /** Equal to a schedule with the same start share, steps, instants and bounds. */
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof CanarySchedule)) {
+      return false;
+    }
+    CanarySchedule other = (CanarySchedule) o;
+    return startShare == other.startShare && Arrays.equals(shares, other.shares)
+        && Arrays.equals(instants, other.instants) && maxClockSkewMillis == other.maxClockSkewMillis
+        && deliveryTimeoutMillis == other.deliveryTimeoutMillis;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(startShare, Arrays.hashCode(shares), Arrays.hashCode(instants),
+        maxClockSkewMillis, deliveryTimeoutMillis);
+  }
+
   @Override
   public String toString() {
     StringBuilder b = new StringBuilder("CanarySchedule[from ").append(startShare);

@@ -4,7 +4,7 @@ package io.github.routingkit.router.hotkey;
  * How a hot key's message picks one of its candidates: one subclass per
  * {@link HotKeyRouter.Choice}. Implementations are thread-safe.
  */
-abstract sealed class CandidateChoice permits LeastLoadedChoice, RoundRobinChoice, ValueHashChoice {
+abstract class CandidateChoice {
 
   /** Returns the strategy of {@code choice}, with fresh state. */
   static CandidateChoice of(HotKeyRouter.Choice choice) {

@@ -2,9 +2,12 @@ package io.github.routingkit.router.segment;
 
 import io.github.routingkit.internal.Bytes;
 import java.nio.charset.StandardCharsets;
+import io.github.routingkit.RoutingConfigException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -15,15 +18,20 @@ import java.util.regex.PatternSyntaxException;
  * explicit range or weight, the {@code *} share, which segments are exclusive, and how the tenant
  * is read (separator or regex). Immutable; holds no partition-count-dependent state (see
  * {@link SegmentLayouts}). {@link Builder#build()} checks everything that can be checked without a
- * partition count, so a configuration can be validated without building a router. The
- * {@code routing.segment.*} property notation is read by {@code io.github.routingkit.config}
- * ({@code SegmentNotation}), which builds one of these.
+ * partition count, so a configuration can be validated without building a router.
+ * {@link #parse} reads the {@code routing.segment.*} property notation into one. Building and
+ * parsing take time linear in the number of segments, up to a sort of the ranges.
  */
 public final class SegmentDefinition {
-  /** Property names used in the routing-time errors of a segment that does not fit a count. */
+  /**
+   * The {@code routing.segment.*} property names, for the notation's errors and the routing-time
+   * errors of a segment that does not fit a count (the same strings as {@code RoutingSpec}'s
+   * constants, which a test checks; this package does not depend on the config package).
+   */
   static final String RANGES = "routing.segment.ranges";
   static final String WEIGHTS = "routing.segment.weights";
   static final String EXCLUSIVE = "routing.segment.exclusive";
+  static final String SEPARATOR = "routing.segment.separator";
   static final String REGEX = "routing.segment.regex";
 
   final String separator;
@@ -78,6 +86,7 @@ public final class SegmentDefinition {
       }
     }
     List<String> nameList = new ArrayList<>();
+    Map<String, Integer> index = new HashMap<>();
     for (Entry e : byRange ? b.ranges : b.weights) {
       if (e.name.isEmpty()) {
         throw new IllegalArgumentException("a segment name must not be empty");
@@ -87,7 +96,7 @@ public final class SegmentDefinition {
             + separator + "', so no key's tenant (the text before the first '" + separator
             + "') can ever match it");
       }
-      if (nameList.contains(e.name)) {
+      if (index.putIfAbsent(e.name, nameList.size()) != null) {
         throw new IllegalArgumentException("segment '" + e.name + "' is listed twice");
       }
       nameList.add(e.name);
@@ -128,17 +137,21 @@ public final class SegmentDefinition {
     this.ranges = byRange ? notation.toString() : null;
     this.weights = byRange ? null : notation.toString();
     if (byRange) {
+      List<int[]> rangeList = new ArrayList<>(k);
       for (int i = 0; i < k; i++) {
-        for (int j = i + 1; j < k; j++) {
-          if (from[i] <= to[j] && from[j] <= to[i]) {
-            throw new IllegalArgumentException("segment '" + names[j] + "' range " + from[j] + "-"
-                + to[j] + " overlaps segment '" + names[i] + "' range " + from[i] + "-" + to[i]);
-          }
-        }
+        rangeList.add(new int[] {from[i], to[i]});
+      }
+      int[] overlap = SegmentNotation.overlappingPair(rangeList);
+      if (overlap != null) {
+        int i = overlap[0];
+        int j = overlap[1];
+        throw new IllegalArgumentException("segment '" + names[j] + "' range " + from[j] + "-"
+            + to[j] + " overlaps segment '" + names[i] + "' range " + from[i] + "-" + to[i]);
       }
     }
     for (String name : b.exclusive) {
-      int i = nameList.indexOf(name);
+      Integer at = index.get(name);
+      int i = at == null ? -1 : at;
       if (i < 0) {
         throw new IllegalArgumentException("exclusive segment '" + name + "' is not defined: the"
             + " segments are " + nameList);
@@ -150,6 +163,24 @@ public final class SegmentDefinition {
       throw new IllegalArgumentException("every segment is exclusive and no '*' share is set, so"
           + " the shared range for unknown tenants would be empty");
     }
+  }
+
+  /**
+   * Parses and checks a definition in the {@code routing.segment.*} notation: exactly one of
+   * {@code ranges} ({@code order:0-5,payment:6-8}, inclusive; {@code name:3} is one partition) and
+   * {@code weights} ({@code order:3,payment:1,*:2}); {@code exclusive} segment names
+   * (comma-separated) or null; at most one of {@code separator} (default {@code :}) and
+   * {@code regex} (with a capturing group 1). Null means the property is not set. Time linear in
+   * the number of entries, up to a sort of the ranges.
+   *
+   * @throws RoutingConfigException naming the {@code routing.segment.*} property, its value and
+   *     the rule for a malformed or empty entry, a repeated segment, overlapping ranges, an unknown
+   *     exclusive segment, both or neither of ranges and weights, a bad regex, or weights under
+   *     which the shared range would always be empty
+   */
+  public static SegmentDefinition parse(String ranges, String weights, String exclusive,
+      String separator, String regex) {
+    return SegmentNotation.parse(ranges, weights, exclusive, separator, regex);
   }
 
   /** Returns a builder of a definition. */
@@ -269,7 +300,65 @@ public final class SegmentDefinition {
     }
   }
 
-  private record Entry(String name, int from, int to, double weight) {}
+  private static final class Entry {
+    private final String name;
+    private final int from;
+    private final int to;
+    private final double weight;
+
+    private Entry(String name, int from, int to, double weight) {
+      this.name = name;
+      this.from = from;
+      this.to = to;
+      this.weight = weight;
+    }
+
+    public String name() {
+      return name;
+    }
+
+    public int from() {
+      return from;
+    }
+
+    public int to() {
+      return to;
+    }
+
+    public double weight() {
+      return weight;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Entry)) {
+        return false;
+      }
+      Entry other = (Entry) o;
+      return Objects.equals(name, other.name)
+          && from == other.from
+          && to == other.to
+          && Double.compare(weight, other.weight) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = 0;
+      h = 31 * h + Objects.hashCode(name);
+      h = 31 * h + Integer.hashCode(from);
+      h = 31 * h + Integer.hashCode(to);
+      h = 31 * h + Double.hashCode(weight);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "Entry[name=" + name + ", from=" + from + ", to=" + to + ", weight=" + weight + "]";
+    }
+  }
 
   /** The shortest decimal that reads back as {@code w}: integers without a fraction. */
   private static String decimal(double w) {
@@ -328,7 +417,11 @@ public final class SegmentDefinition {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof SegmentDefinition d && Objects.equals(d.separator, separator)
+    if (!(o instanceof SegmentDefinition)) {
+      return false;
+    }
+    SegmentDefinition d = (SegmentDefinition) o;
+    return Objects.equals(d.separator, separator)
         && Objects.equals(d.regex, regex) && Objects.equals(d.ranges, ranges)
         && Objects.equals(d.weights, weights) && d.exclusive.equals(exclusive);
   }

@@ -4,8 +4,6 @@ import io.github.routingkit.AbstractKeyRouter;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingConfigException;
-import io.github.routingkit.config.RoutingSpec;
-import io.github.routingkit.config.SegmentNotation;
 import io.github.routingkit.internal.Bytes;
 import io.github.routingkit.internal.Partitions;
 
@@ -111,7 +109,7 @@ public final class SegmentRouter extends AbstractKeyRouter {
 
   /**
    * Builds a {@link SegmentRouter} from typed values (the {@code routing.segment.*} text notation
-   * is read by {@link RoutingSpec}); a thin front of {@link SegmentDefinition.Builder}. Not
+   * is read by {@link SegmentDefinition#parse}); a thin front of {@link SegmentDefinition.Builder}. Not
    * thread-safe.
    */
   public static final class Builder {
@@ -317,7 +315,7 @@ public final class SegmentRouter extends AbstractKeyRouter {
 
     private Object readResolve() throws InvalidObjectException {
       try {
-        return new SegmentRouter(SegmentNotation.parse(ranges, weights, exclusive, separator,
+        return new SegmentRouter(SegmentDefinition.parse(ranges, weights, exclusive, separator,
             regex), inner);
       } catch (RuntimeException e) {
         InvalidObjectException ex = new InvalidObjectException("corrupt SegmentRouter: "

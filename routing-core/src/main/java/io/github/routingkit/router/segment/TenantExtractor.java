@@ -31,7 +31,7 @@ final class TenantExtractor {
       } catch (BudgetedText.Exhausted e) {
         throw new RoutingConfigException(SegmentDefinition.REGEX, d.regex, "needed more than "
             + BudgetedText.budget(text) + " steps on a key of " + text.length() + " chars"
-            + " (catastrophic backtracking); use a d.regex without nested or ambiguous repetition");
+            + " (catastrophic backtracking); use a regex without nested or ambiguous repetition");
       }
       if (!found || m.group(1) == null) {
         return -1;

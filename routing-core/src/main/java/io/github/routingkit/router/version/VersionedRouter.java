@@ -6,9 +6,9 @@ import io.github.routingkit.MessageView;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.internal.Bytes;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
-import io.github.routingkit.internal.MessageRouting;
 import io.github.routingkit.internal.Partitions;
 
+import java.io.IOException;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
@@ -84,19 +84,23 @@ public final class VersionedRouter extends AbstractKeyRouter {
   /**
    * One routing generation: a version name, the router of its messages and the partition count it
    * routes over ({@code 0}: the topic's count).
-   *
-   * @param version the version name, non-empty, without the separator
-   * @param router the router of the generation's messages
-   * @param partitions the fixed partition count, or 0 to follow the topic
    */
-  public record Generation(String version, KeyRouter router, int partitions) implements Serializable {
+  public static final class Generation implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final String version;
+    private final KeyRouter router;
+    private final int partitions;
+
     /**
      * Checks the components.
      *
+     * @param version the version name, non-empty, without the separator
+     * @param router the router of the generation's messages
+     * @param partitions the fixed partition count, or 0 to follow the topic
      * @throws NullPointerException if a component is null
      * @throws IllegalArgumentException for an empty version or a negative partition count
      */
-    public Generation {
+    public Generation(String version, KeyRouter router, int partitions) {
       Objects.requireNonNull(version, "version");
       Objects.requireNonNull(router, "router");
       if (version.isEmpty()) {
@@ -106,6 +110,9 @@ public final class VersionedRouter extends AbstractKeyRouter {
         throw new IllegalArgumentException("generation '" + version + "' partition count was "
             + partitions + ", must be positive, or 0 for the topic's");
       }
+      this.version = version;
+      this.router = router;
+      this.partitions = partitions;
     }
 
     /**
@@ -136,6 +143,63 @@ public final class VersionedRouter extends AbstractKeyRouter {
       }
       return partitions;
     }
+
+    /** Returns the version name, non-empty, without the separator. */
+    public String version() {
+      return version;
+    }
+
+    /** Returns the router of the generation's messages. */
+    public KeyRouter router() {
+      return router;
+    }
+
+    /** Returns the fixed partition count, or 0 to follow the topic. */
+    public int partitions() {
+      return partitions;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Generation)) {
+        return false;
+      }
+      Generation other = (Generation) o;
+      return Objects.equals(version, other.version)
+          && Objects.equals(router, other.router)
+          && partitions == other.partitions;
+    }
+
+    @Override
+    public int hashCode() {
+      int h = 0;
+      h = 31 * h + Objects.hashCode(version);
+      h = 31 * h + Objects.hashCode(router);
+      h = 31 * h + Integer.hashCode(partitions);
+      return h;
+    }
+
+    @Override
+    public String toString() {
+      return "Generation[version=" + version + ", router=" + router + ", partitions=" + partitions
+          + "]";
+    }
+
+    /** A deserialized generation passes the constructor's checks, as a new one does. */
+    private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+      in.defaultReadObject();
+      try {
+        new Generation(version, router, partitions);
+      } catch (RuntimeException e) {
+        InvalidObjectException ex =
+            new InvalidObjectException("corrupt generation: " + e.getMessage());
+        ex.initCause(e);
+        throw ex;
+      }
+    }
   }
 
   private final List<Generation> generations;
@@ -151,7 +215,8 @@ public final class VersionedRouter extends AbstractKeyRouter {
   private final transient boolean needsValue;
   private final transient long claimedMemory;
 
-  private VersionedRouter(List<Generation> generations, String defaultVersion, Source source,
+  /** Checks and builds; also the serialization proxy's way back, so it runs the same checks. */
+  VersionedRouter(List<Generation> generations, String defaultVersion, Source source,
       String separator, String header) {
     this.generations = List.copyOf(generations);
     this.defaultVersion = Objects.requireNonNull(defaultVersion, "defaultVersion");
@@ -170,12 +235,11 @@ public final class VersionedRouter extends AbstractKeyRouter {
     this.gens = this.generations.toArray(new Generation[0]);
     this.versionBytes = new byte[gens.length][];
     Generation def = null;
+    java.util.Set<String> seen = new java.util.HashSet<>();
     for (int i = 0; i < gens.length; i++) {
-      for (int j = 0; j < i; j++) {
-        if (gens[j].version().equals(gens[i].version())) {
-          throw new IllegalArgumentException("generation '" + gens[i].version()
-              + "' is listed twice");
-        }
+      if (!seen.add(gens[i].version())) {
+        throw new IllegalArgumentException("generation '" + gens[i].version()
+            + "' is listed twice");
       }
       if (gens[i].version().contains(separator)) {
         throw new IllegalArgumentException("generation '" + gens[i].version()
@@ -343,7 +407,7 @@ public final class VersionedRouter extends AbstractKeyRouter {
   @Override
   public <M> int partitionOf(M message, MessageView<M> view, int numPartitions) {
     if (source != Source.HEADER) {
-      return MessageRouting.route(this, message, view, numPartitions);
+      return defaultPartitionOf(message, view, numPartitions);
     }
     CharSequence text = view.keyText(message);
     byte[] key = text != null ? text.toString().getBytes(StandardCharsets.UTF_8)
@@ -416,40 +480,10 @@ public final class VersionedRouter extends AbstractKeyRouter {
   }
 
   private Object writeReplace() {
-    return new Proxy(this);
+    return new VersionedRouterProxy(generations, defaultVersion, source, separator, header);
   }
 
   private void readObject(ObjectInputStream in) throws InvalidObjectException {
     throw new InvalidObjectException("VersionedRouter is deserialized through its proxy");
-  }
-
-  /** Serialized form: the configuration, rebuilt through the same checks. */
-  private static final class Proxy implements Serializable {
-    private static final long serialVersionUID = 1L;
-    private final ArrayList<Generation> generations;
-    private final String defaultVersion;
-    private final String source;
-    private final String separator;
-    private final String header;
-
-    Proxy(VersionedRouter r) {
-      this.generations = new ArrayList<>(r.generations);
-      this.defaultVersion = r.defaultVersion;
-      this.source = r.source.name();
-      this.separator = r.separator;
-      this.header = r.header;
-    }
-
-    private Object readResolve() throws InvalidObjectException {
-      try {
-        return new VersionedRouter(generations, defaultVersion, Source.valueOf(source), separator,
-            header);
-      } catch (RuntimeException e) {
-        InvalidObjectException ex = new InvalidObjectException("corrupt VersionedRouter: "
-            + e.getMessage());
-        ex.initCause(e);
-        throw ex;
-      }
-    }
   }
 }

@@ -2,6 +2,7 @@ package io.github.routingkit.kafka.streams;
 
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.RoutingConfigException;
+import io.github.routingkit.config.RoutingProperty;
 import io.github.routingkit.config.RoutingSpec;
 import java.util.Map;
 import java.util.Objects;
@@ -41,7 +42,10 @@ import org.apache.kafka.streams.processor.StreamPartitioner;
  * <p><b>Specs it refuses.</b> Stateful Streams operations keep a key's state on exactly one
  * partition, so the adapter rejects a spec with a hot-key layer ({@code routing.hotkey.*}: it
  * spreads one key over several partitions, which would split the key's aggregate and miss joins)
- * and {@code routing.version.source=header} (a {@code StreamPartitioner} sees no headers).
+ * and {@code routing.version.source=header} (a {@code StreamPartitioner} sees no headers),
+ * wherever they appear in the composed spec: also in a canary's new spec
+ * ({@code routing.canary.next.hotkey.*}, {@code routing.canary.next.version.source=header}). The
+ * refusal names the property as written.
  *
  * <p>Thread-safe (Streams may call it from every stream thread) if the serializer is; immutable
  * apart from the keyless policy's state.
@@ -57,17 +61,18 @@ public final class RoutingStreamPartitioner<K, V> implements StreamPartitioner<K
   private RoutingStreamPartitioner(RoutingSpec spec, Serializer<? super K> keySerializer) {
     this.spec = Objects.requireNonNull(spec, "spec");
     this.keySerializer = Objects.requireNonNull(keySerializer, "keySerializer");
-    for (String property : spec.toMap().keySet()) {
-      if (property.startsWith("routing.hotkey.")) {
-        throw new RoutingConfigException(property, spec.toMap().get(property), "cannot be used"
-            + " with Kafka Streams: a hot-key layer spreads one key over several partitions, and"
-            + " Streams keeps a key's state (aggregates, join windows, stores) on one partition;"
-            + " drop the routing.hotkey.* properties from the spec given to the StreamPartitioner");
-      }
+    Map<String, String> hotKeys = spec.layerProperties(RoutingProperty.Layer.HOTKEY);
+    if (!hotKeys.isEmpty()) {
+      String property = hotKeys.keySet().iterator().next();
+      throw new RoutingConfigException(property, hotKeys.get(property), "cannot be used"
+          + " with Kafka Streams: a hot-key layer spreads one key over several partitions, and"
+          + " Streams keeps a key's state (aggregates, join windows, stores) on one partition;"
+          + " drop the hot-key properties " + hotKeys.keySet() + " from the spec given to the"
+          + " StreamPartitioner");
     }
-    String source = spec.toMap().get(RoutingSpec.VERSION_SOURCE);
-    if ("header".equals(source)) {
-      throw new RoutingConfigException(RoutingSpec.VERSION_SOURCE, source, "cannot be used with"
+    String header = spec.versionFromHeaderProperty();
+    if (header != null) {
+      throw new RoutingConfigException(header, "header", "cannot be used with"
           + " Kafka Streams: a StreamPartitioner receives no record headers; use key-prefix");
     }
     this.router = spec.keyRouter();

@@ -133,4 +133,29 @@ class RoutingStreamPartitionerTest {
         .partitions(TOPIC, "k", null, 0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("numPartitions was 0");
   }
+
+  /** The layers a StreamPartitioner cannot honour are refused inside a canary's new spec too. */
+  @Test
+  void refusesHotKeysAndHeaderVersionsInsideACanary() {
+    assertThatThrownBy(() -> RoutingStreamPartitioner.fromConfigs(Map.of(
+        "routing.canary.share", "100%", "routing.canary.next.hotkey.keys", "hot"), SER))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("routing.canary.next.hotkey.keys").hasMessageContaining("hot")
+        .hasMessageContaining("one partition");
+    assertThatThrownBy(() -> RoutingStreamPartitioner.of(RoutingSpec.parse(
+        "routing.canary.share=5%, routing.canary.next.hotkey.detect=true"), SER))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("routing.canary.next.hotkey.detect");
+    assertThatThrownBy(() -> RoutingStreamPartitioner.fromConfigs(Map.of(
+        "routing.canary.share", "0.5",
+        "routing.canary.next.version.generations", "v1:kafka-murmur2,v2:xxh3-64:jump",
+        "routing.canary.next.version.default", "v1",
+        "routing.canary.next.version.source", "header"), SER))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("routing.canary.next.version.source").hasMessageContaining("headers");
+    // a canary whose new spec only changes what Streams can honour is accepted
+    RoutingStreamPartitioner<String, Object> ok = RoutingStreamPartitioner.fromConfigs(Map.of(
+        "routing.canary.share", "100%", "routing.canary.next.placement", "jump"), SER);
+    assertThat(ok.partitions(TOPIC, "k", null, 8)).isPresent();
+  }
 }

@@ -1,10 +1,14 @@
-package io.github.routingkit.config;
+package io.github.routingkit.router.segment;
 
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.internal.Values;
-import io.github.routingkit.router.segment.SegmentDefinition;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -12,10 +16,13 @@ import java.util.regex.PatternSyntaxException;
  * Reads the {@code routing.segment.*} notation into a {@link SegmentDefinition}: ranges
  * ({@code order:0-5,payment:6-8}, inclusive; {@code name:3} is one partition) or weights
  * ({@code order:3,payment:1,*:2}), comma-separated exclusive segment names, a separator or a regex.
- * The one place that reads segment property text; used by {@link RoutingSpec} and by
- * {@code SegmentRouter}'s serialized form. Stateless and thread-safe.
+ * The one place that reads segment property text, reached through
+ * {@link SegmentDefinition#parse}: used by the {@code routing.*} parser
+ * ({@code io.github.routingkit.config}) and by {@link SegmentRouter}'s serialized form. Linear in
+ * the number of entries (sets, and one sort for the range overlap check). Stateless and
+ * thread-safe.
  */
-public final class SegmentNotation {
+final class SegmentNotation {
   private SegmentNotation() {}
 
   /**
@@ -29,13 +36,13 @@ public final class SegmentNotation {
    *     exclusive segment, both or neither of ranges and weights, a bad regex, or weights under
    *     which the shared range would always be empty
    */
-  public static SegmentDefinition parse(String ranges, String weights, String exclusive,
+  static SegmentDefinition parse(String ranges, String weights, String exclusive,
       String separator, String regex) {
-    final String RANGES = RoutingSpec.SEGMENT_RANGES;
-    final String WEIGHTS = RoutingSpec.SEGMENT_WEIGHTS;
-    final String EXCLUSIVE = RoutingSpec.SEGMENT_EXCLUSIVE;
-    final String SEPARATOR = RoutingSpec.SEGMENT_SEPARATOR;
-    final String REGEX = RoutingSpec.SEGMENT_REGEX;
+    final String RANGES = SegmentDefinition.RANGES;
+    final String WEIGHTS = SegmentDefinition.WEIGHTS;
+    final String EXCLUSIVE = SegmentDefinition.EXCLUSIVE;
+    final String SEPARATOR = SegmentDefinition.SEPARATOR;
+    final String REGEX = SegmentDefinition.REGEX;
     if ((ranges == null) == (weights == null)) {
       throw new RoutingConfigException(ranges == null ? WEIGHTS : RANGES,
           ranges == null ? weights : ranges, "exactly one of " + RANGES + " and " + WEIGHTS
@@ -74,6 +81,7 @@ public final class SegmentNotation {
     }
     SegmentDefinition.Builder b = SegmentDefinition.builder().separator(separator).regex(regex);
     List<String> nameList = new ArrayList<>();
+    Set<String> nameSet = new HashSet<>();
     List<int[]> rangeList = new ArrayList<>();
     double shared = 0;
     double total = 0;
@@ -99,7 +107,7 @@ public final class SegmentNotation {
             + " separator '" + tenantSeparator + "', so no key's tenant (the text before the first '"
             + tenantSeparator + "') can ever match it");
       }
-      if (nameList.contains(name)) {
+      if (!nameSet.add(name)) {
         throw new RoutingConfigException(property, spec, "segment '" + name + "' is listed twice");
       }
       nameList.add(name);
@@ -118,33 +126,31 @@ public final class SegmentNotation {
       throw new RoutingConfigException(WEIGHTS, weights, "the weights must add up to a finite"
           + " number, their sum overflows a double");
     }
-    for (int i = 0; i < rangeList.size(); i++) {
-      int[] ri = rangeList.get(i);
-      for (int j = i + 1; j < rangeList.size(); j++) {
-        int[] rj = rangeList.get(j);
-        if (ri[0] <= rj[1] && rj[0] <= ri[1]) {
-          throw new RoutingConfigException(RANGES, spec, "segment '" + nameList.get(j) + "' range "
-              + rj[0] + "-" + rj[1] + " overlaps segment '" + nameList.get(i) + "' range " + ri[0]
-              + "-" + ri[1]);
-        }
-      }
-      b.range(nameList.get(i), ri[0], ri[1]);
+    int[] overlap = overlappingPair(rangeList);
+    if (overlap != null) {
+      int[] ri = rangeList.get(overlap[0]);
+      int[] rj = rangeList.get(overlap[1]);
+      throw new RoutingConfigException(RANGES, spec, "segment '" + nameList.get(overlap[1])
+          + "' range " + rj[0] + "-" + rj[1] + " overlaps segment '" + nameList.get(overlap[0])
+          + "' range " + ri[0] + "-" + ri[1]);
     }
-    List<String> exclusiveNames = new ArrayList<>();
+    for (int i = 0; i < rangeList.size(); i++) {
+      b.range(nameList.get(i), rangeList.get(i)[0], rangeList.get(i)[1]);
+    }
+    Set<String> exclusiveNames = new LinkedHashSet<>();
     for (String name : exclusiveList.split(",")) {
       name = name.trim();
       if (name.isEmpty()) {
         continue;
       }
-      if (!nameList.contains(name)) {
+      if (!nameSet.contains(name)) {
         throw new RoutingConfigException(EXCLUSIVE, exclusive, "segment '" + name
             + "' is not defined in " + property + " " + nameList);
       }
-      if (exclusiveNames.contains(name)) {
+      if (!exclusiveNames.add(name)) {
         throw new RoutingConfigException(EXCLUSIVE, exclusive, "segment '" + name
             + "' is listed twice");
       }
-      exclusiveNames.add(name);
     }
     if (weights != null && shared == 0 && !nameList.isEmpty()
         && exclusiveNames.size() == nameList.size()) {
@@ -167,21 +173,41 @@ public final class SegmentNotation {
     int a = Values.parseInt(fromText, 0);
     int b = Values.parseInt(toText, 0);
     if (a < 0 || b < 0) {
-      throw new RoutingConfigException(RoutingSpec.SEGMENT_RANGES, spec, "segment '" + name
+      throw new RoutingConfigException(SegmentDefinition.RANGES, spec, "segment '" + name
           + "' range '" + value + "' must be from-to (partition numbers) or one partition number");
     }
     if (b < a) {
-      throw new RoutingConfigException(RoutingSpec.SEGMENT_RANGES, spec, "segment '" + name
+      throw new RoutingConfigException(SegmentDefinition.RANGES, spec, "segment '" + name
           + "' range " + value + " must be from-to with 0 <= from <= to");
     }
     return new int[] {a, b};
+  }
+
+  /**
+   * Two overlapping ranges as indexes {i, j} with i &lt; j (j overlaps the earlier-listed i), or
+   * null: the ranges sorted by their start, each compared with the furthest end before it.
+   */
+  static int[] overlappingPair(List<int[]> ranges) {
+    Integer[] order = new Integer[ranges.size()];
+    Arrays.setAll(order, i -> i);
+    Arrays.sort(order, Comparator.comparingInt((Integer i) -> ranges.get(i)[0]).thenComparing(i -> i));
+    int reach = -1; // the index among those seen whose range ends furthest
+    for (int k : order) {
+      if (reach >= 0 && ranges.get(k)[0] <= ranges.get(reach)[1]) {
+        return new int[] {Math.min(reach, k), Math.max(reach, k)};
+      }
+      if (reach < 0 || ranges.get(k)[1] > ranges.get(reach)[1]) {
+        reach = k;
+      }
+    }
+    return null;
   }
 
   private static double parseWeight(String property, String spec, String name, String value) {
     double w = Values.parseDecimal(value);
     if (!(w > 0) || Double.isInfinite(w)) {
       throw new RoutingConfigException(property, spec, "segment '" + name + "' weight '" + value
-          + "' must be a positive number");
+          + "' must be a positive number" + Values.exponentHint(value));
     }
     return w;
   }

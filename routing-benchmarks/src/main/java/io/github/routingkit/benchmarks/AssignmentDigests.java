@@ -1,0 +1,97 @@
+package io.github.routingkit.benchmarks;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupAssignment;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.coordinator.group.api.assignor.MemberAssignment;
+
+/**
+ * Prints a SHA-256 digest of the full assignment RoutingKit's two assignors give in every
+ * {@link AssignorBenchmark} scenario, fresh and rebalance: one line per (scenario, assignor,
+ * event). A change meant to keep every assignment as it is (a refactoring, a speed-up) must print
+ * the same lines before and after.
+ *
+ * <p>Usage: {@code java -Xmx8g -cp routing-benchmarks/target/benchmarks.jar
+ * io.github.routingkit.benchmarks.AssignmentDigests [scenario ...]} (all scenarios without
+ * arguments).
+ */
+public final class AssignmentDigests {
+  private AssignmentDigests() {}
+
+  /**
+   * Prints the digests.
+   *
+   * @param args scenario names of {@link AssignorBenchmark} (its {@code scenario} parameter), or
+   *     none for all of them
+   * @throws Exception if a scenario cannot be set up
+   */
+  public static void main(String[] args) throws Exception {
+    List<String> scenarios = args.length > 0 ? List.of(args) : scenarios();
+    for (String scenario : scenarios) {
+      for (String assignor : List.of("routing", "routing-group")) {
+        AssignorBenchmark b = new AssignorBenchmark();
+        b.scenario = scenario;
+        b.assignor = assignor;
+        b.setUp();
+        System.out.println(scenario + " " + assignor + " fresh " + digest(b.fresh()));
+        System.out.println(scenario + " " + assignor + " rebalance " + digest(b.rebalance()));
+      }
+    }
+  }
+
+  private static List<String> scenarios() throws NoSuchFieldException {
+    org.openjdk.jmh.annotations.Param p = AssignorBenchmark.class.getDeclaredField("scenario")
+        .getAnnotation(org.openjdk.jmh.annotations.Param.class);
+    return List.of(p.value());
+  }
+
+  /** The digest of a classic or a KIP-848 group assignment, by member, topic and partition. */
+  static String digest(Object result) throws NoSuchAlgorithmException {
+    Map<String, List<String>> byMember = new TreeMap<>();
+    if (result instanceof GroupAssignment classic) {
+      for (Map.Entry<String, Assignment> e : classic.groupAssignment().entrySet()) {
+        List<String> ps = new ArrayList<>();
+        for (TopicPartition tp : e.getValue().partitions()) {
+          ps.add(tp.topic() + "-" + tp.partition());
+        }
+        byMember.put(e.getKey(), ps);
+      }
+    } else {
+      var group = (org.apache.kafka.coordinator.group.api.assignor.GroupAssignment) result;
+      for (Map.Entry<String, MemberAssignment> e : group.members().entrySet()) {
+        List<String> ps = new ArrayList<>();
+        for (Map.Entry<Uuid, java.util.Set<Integer>> t : e.getValue().partitions().entrySet()) {
+          for (int p : t.getValue()) {
+            ps.add(t.getKey() + "-" + p);
+          }
+        }
+        byMember.put(e.getKey(), ps);
+      }
+    }
+    MessageDigest md = MessageDigest.getInstance("SHA-256");
+    int partitions = 0;
+    for (Map.Entry<String, List<String>> e : byMember.entrySet()) {
+      List<String> ps = e.getValue();
+      ps.sort(null);
+      partitions += ps.size();
+      md.update(e.getKey().getBytes(StandardCharsets.UTF_8));
+      md.update((byte) ':');
+      for (String p : ps) {
+        md.update(p.getBytes(StandardCharsets.UTF_8));
+        md.update((byte) ',');
+      }
+      md.update((byte) '\n');
+    }
+    return HexFormat.of().formatHex(md.digest(), 0, 12) + " (" + byMember.size() + " members, "
+        + partitions + " partitions)";
+  }
+}

@@ -1,0 +1,25 @@
+package io.github.routingkit.pulsar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.routingkit.testing.ClassFiles;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** routing-pulsar's main code runs inside clients on Java 11 (docs/compatibility.md). */
+class JavaElevenBytecodeTest {
+
+  @Test
+  void everyMainClassIsJava11Bytecode() {
+    Map<String, byte[]> classes = ClassFiles.besides(BundleLocator.class);
+    Map<String, Integer> newer = new TreeMap<>();
+    classes.forEach((name, bytes) -> {
+      if (ClassFiles.majorVersion(bytes) != ClassFiles.JAVA_11) {
+        newer.put(name, ClassFiles.majorVersion(bytes));
+      }
+    });
+    assertThat(classes).hasSizeGreaterThan(5);
+    assertThat(newer).as("main classes not compiled for Java 11 (major 55)").isEmpty();
+  }
+}

@@ -1,0 +1,25 @@
+package io.github.routingkit.pulsar;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import io.github.routingkit.testing.PackageGraph;
+import org.junit.jupiter.api.Test;
+
+/** routing-pulsar's package graph: no cycles, no router type tested by an adapter. */
+class PackageGraphTest {
+  private static final JavaClasses CLASSES = PackageGraph.mainClasses("io.github.routingkit.pulsar");
+
+  @Test
+  void noPackageCycles() {
+    PackageGraph.noPackageCycles("io.github.routingkit.pulsar").check(CLASSES);
+  }
+
+  @Test
+  void adaptersTestNoRouterType() {
+    PackageGraph.adaptersTestNoRouterType("io.github.routingkit.pulsar").check(CLASSES);
+  }
+
+  @Test
+  void internalReachesIntoNoLayer() {
+    PackageGraph.internalReachesIntoNoLayer().check(CLASSES);
+  }
+}
