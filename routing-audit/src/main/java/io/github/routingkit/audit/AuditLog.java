@@ -188,6 +188,53 @@ public final class AuditLog {
     }
   }
 
+  /**
+   * Returns the line of a finding (one flat JSON object, no line terminator), as the continuous
+   * audit writes pairs to its output topic:
+   * {@code {"cause":"KEYLESS_SEND","layer":"write side","evidence":"...","later":"<line>","earlier":"<line>"}},
+   * where {@code later} and {@code earlier} hold the two records' own lines as JSON strings.
+   *
+   * @param finding the finding
+   * @return its line
+   */
+  public static String findingLine(AuditFinding finding) {
+    StringBuilder b = new StringBuilder(640).append("{\"cause\":");
+    string(finding.cause().name(), b);
+    b.append(",\"layer\":");
+    string(finding.cause().layer(), b);
+    b.append(",\"evidence\":");
+    string(finding.evidence(), b);
+    b.append(",\"later\":");
+    string(line(finding.sentLater()), b);
+    b.append(",\"earlier\":");
+    string(line(finding.sentEarlier()), b);
+    return b.append('}').toString();
+  }
+
+  /**
+   * Parses a {@link #findingLine}.
+   *
+   * @param line the line
+   * @return the finding (its evidence is recomputed from the records)
+   * @throws AuditLogException if it is not a finding line
+   */
+  public static AuditFinding parseFinding(String line) {
+    java.util.Map<String, String> fields = new Parser(line, null).strings();
+    String cause = fields.get("cause");
+    String later = fields.get("later");
+    String earlier = fields.get("earlier");
+    if (cause == null || later == null || earlier == null) {
+      throw new AuditLogException("a finding needs the fields cause, later and earlier");
+    }
+    AuditCause c;
+    try {
+      c = AuditCause.valueOf(cause);
+    } catch (IllegalArgumentException e) {
+      throw new AuditLogException("unknown cause " + SafeText.of(cause, 40));
+    }
+    return new AuditFinding(c, parse(later), parse(earlier));
+  }
+
   /** A strict parser of one flat JSON object whose values are strings, integers or booleans. */
   private static final class Parser {
     private final String s;
@@ -304,6 +351,41 @@ public final class AuditLog {
       } else {
         skipValue(name);
       }
+    }
+
+    /** Parses a flat object of string fields (a finding line); a field given twice is bad. */
+    java.util.Map<String, String> strings() {
+      java.util.Map<String, String> out = new java.util.HashMap<>();
+      ws();
+      expect('{');
+      ws();
+      if (peek() == '}') {
+        i++;
+      } else {
+        while (true) {
+          ws();
+          String name = str();
+          ws();
+          expect(':');
+          ws();
+          if (out.put(name, strValue("value")) != null) {
+            throw bad("field given twice");
+          }
+          ws();
+          char ch = next();
+          if (ch == '}') {
+            break;
+          }
+          if (ch != ',') {
+            throw bad("expected ',' or '}' at column " + i);
+          }
+        }
+      }
+      ws();
+      if (i != s.length()) {
+        throw bad("text after the JSON object at column " + (i + 1));
+      }
+      return out;
     }
 
     private String common(String text) {

@@ -10,11 +10,13 @@ import java.util.Objects;
  * {@code interceptor.classes}): register a recorder under a name and give the name in
  * {@code routingkit.audit.recorder}; or give a file in {@code routingkit.audit.log}, and every
  * consumer of the JVM writing to that file shares one {@link JsonLinesAuditRecorder} (closed when
- * the last of them closes). Thread-safe.
+ * the last of them closes); or give a Kafka topic in {@code routingkit.audit.topic}, and every
+ * consumer of the JVM writing to that topic of one cluster shares one
+ * {@link KafkaTopicAuditRecorder}. Thread-safe.
  */
 public final class AuditRecorders {
   private static final Map<String, AuditRecorder> NAMED = new HashMap<>();
-  private static final Map<Path, Shared> FILES = new HashMap<>();
+  private static final Map<String, Shared> SHARED = new HashMap<>();
 
   private AuditRecorders() {}
 
@@ -47,32 +49,51 @@ public final class AuditRecorders {
   }
 
   /** Returns the shared file recorder of a path (opened on first use); release it once. */
-  static synchronized AuditRecorder openFile(Path file) {
+  static AuditRecorder openFile(Path file) {
     Path key = file.toAbsolutePath().normalize();
-    Shared s = FILES.get(key);
+    return openShared("file:" + key, () -> new JsonLinesAuditRecorder(key));
+  }
+
+  /** The key under which {@link #openFile} shares the recorder of a path. */
+  static String fileKey(Path file) {
+    return "file:" + file.toAbsolutePath().normalize();
+  }
+
+  /**
+   * Returns the recorder shared under {@code key}, created by {@code create} on first use;
+   * release it once with {@link #release}.
+   */
+  static synchronized AuditRecorder openShared(String key,
+      java.util.function.Supplier<? extends AuditRecorder> create) {
+    Shared s = SHARED.get(key);
     if (s == null) {
-      s = new Shared(new JsonLinesAuditRecorder(key));
-      FILES.put(key, s);
+      s = new Shared(create.get());
+      SHARED.put(key, s);
     }
     s.users++;
     return s.recorder;
   }
 
-  /** Releases one use of a shared file recorder; the last release closes it. */
-  static synchronized void releaseFile(Path file) {
-    Path key = file.toAbsolutePath().normalize();
-    Shared s = FILES.get(key);
-    if (s != null && --s.users == 0) {
-      FILES.remove(key);
-      s.recorder.close();
+  /** Releases one use of a shared recorder; the last release closes it. */
+  static void release(String key) {
+    AuditRecorder last = null;
+    synchronized (AuditRecorders.class) {
+      Shared s = SHARED.get(key);
+      if (s != null && --s.users == 0) {
+        SHARED.remove(key);
+        last = s.recorder;
+      }
+    }
+    if (last != null) {
+      last.close(); // outside the lock: a topic recorder waits for its queue to drain
     }
   }
 
   private static final class Shared {
-    final JsonLinesAuditRecorder recorder;
+    final AuditRecorder recorder;
     int users;
 
-    Shared(JsonLinesAuditRecorder recorder) {
+    Shared(AuditRecorder recorder) {
       this.recorder = recorder;
     }
   }

@@ -1,7 +1,6 @@
 package io.github.routingkit.audit;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerInterceptor;
@@ -19,6 +18,7 @@ import org.apache.kafka.common.header.Header;
  * <pre>{@code
  * interceptor.classes=io.github.routingkit.audit.KafkaAuditConsumerInterceptor
  * # or routingkit.audit.recorder=<registered name>
+ * # or routingkit.audit.topic=audit-events (a Kafka topic: KafkaTopicAuditRecorder)
  * routingkit.audit.log=/var/log/app/audit.jsonl
  * # optional: default client.id
  * routingkit.audit.consumer.id=worker-3
@@ -39,16 +39,17 @@ import org.apache.kafka.common.header.Header;
  */
 public final class KafkaAuditConsumerInterceptor<K, V> implements ConsumerInterceptor<K, V> {
   private volatile AuditRecorder recorder;
-  private volatile Path file;
+  private volatile KafkaAuditConfig.Lease lease;
   private volatile String consumerId = "consumer";
   private volatile String subscription = "kafka-assign";
 
   /**
    * Reads the {@code routingkit.audit.*} settings above.
    *
-   * @throws org.apache.kafka.common.config.ConfigException if neither or both of
-   *     {@code routingkit.audit.log} and {@code routingkit.audit.recorder} are set, the file cannot
-   *     be opened, no recorder has the name, or a value is empty
+   * @throws org.apache.kafka.common.config.ConfigException if none or several of
+   *     {@code routingkit.audit.log}, {@code routingkit.audit.recorder} and
+   *     {@code routingkit.audit.topic} are set, the file cannot be opened, no recorder has the
+   *     name, the topic's producer cannot be created, or a value is empty or out of range
    */
   @Override
   public void configure(Map<String, ?> configs) {
@@ -59,9 +60,9 @@ public final class KafkaAuditConsumerInterceptor<K, V> implements ConsumerInterc
     Object group = configs.get("group.id");
     subscription = sub != null ? sub
         : group != null && !group.toString().isBlank() ? "kafka-group" : "kafka-assign";
-    String log = KafkaAuditConfig.string(configs, KafkaAuditConfig.LOG);
-    recorder = KafkaAuditConfig.recorder(configs);
-    file = log == null ? null : Path.of(log);
+    KafkaAuditConfig.Lease l = KafkaAuditConfig.recorder(configs);
+    lease = l;
+    recorder = l.recorder;
   }
 
   @Override
@@ -113,15 +114,16 @@ public final class KafkaAuditConsumerInterceptor<K, V> implements ConsumerInterc
     }
   }
 
-  /** Flushes; releases the shared file recorder (closed with its last user). */
+  /** Flushes; releases the shared file or topic recorder (closed with its last user). */
   @Override
   public void close() {
     AuditRecorder r = recorder;
     recorder = null;
     if (r != null) {
       r.flush();
-      if (file != null) {
-        AuditRecorders.releaseFile(file);
+      KafkaAuditConfig.Lease l = lease;
+      if (l != null) {
+        l.release();
       }
     }
   }

@@ -90,7 +90,7 @@ class KafkaAuditInterceptorTest {
         .isInstanceOf(ConfigException.class).hasMessageContaining("routingkit.audit.log");
     assertThatThrownBy(() -> c.configure(Map.of("routingkit.audit.log", "a",
         "routingkit.audit.recorder", "b"))).isInstanceOf(ConfigException.class)
-        .hasMessageContaining("not both");
+        .hasMessageContaining("not several");
     assertThatThrownBy(() -> c.configure(Map.of("routingkit.audit.recorder", "nobody")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("nobody");
     assertThatThrownBy(() -> c.configure(Map.of("routingkit.audit.log",

@@ -30,6 +30,9 @@ final class AssignmentReview {
     if (!routesCustom) {
       return;
     }
+    // a RoutingPartitioner that places keys as the built-in one moves no key: nothing to review
+    boolean builtInPlacement = kafka && p.spec() != null
+        && RoutingAgreement.witness(RoutingSpec.defaults(), p.spec(), needs.counts()) == null;
     Map<String, String> consumerRouting = ConfigLint.routing(consumer);
     consumerRouting.keySet().removeIf(k -> k.startsWith(RoutingSpec.ASSIGNOR_PREFIX));
     // KIP-848 (group.protocol=consumer; kafka-clients reads the value case-insensitively): the
@@ -58,6 +61,9 @@ final class AssignmentReview {
     int line = kafka ? consumer.line("partition.assignment.strategy", "group.remote.assignor",
         "group.protocol") : consumer.line("subscriptionType");
     if (kip848 && !routingAssignor) {
+      if (builtInPlacement) {
+        return;
+      }
       out.add(new LintFinding(LintRule.RK003, Severity.WARNING, consumer, line, "the producer sets "
           + what + " but the consumer (group.protocol=consumer) leaves the assignment to the"
           + " broker's " + (remote == null ? "default assignor (group.remote.assignor is not set:"
@@ -71,6 +77,9 @@ final class AssignmentReview {
       return;
     }
     if (kafka && !routingAssignor) {
+      if (builtInPlacement) {
+        return;
+      }
       out.add(new LintFinding(LintRule.RK003, Severity.WARNING, consumer, line, "the producer sets "
           + what + " but the consumer's partition.assignment.strategy is "
           + (strategy == null ? "the default" : strategy) + ": keys that move partition move"

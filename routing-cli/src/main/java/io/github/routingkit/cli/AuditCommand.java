@@ -18,15 +18,20 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code routing audit LOG...}: the per-key ordering audit of interceptor logs.
+ * {@code routing audit LOG...}: the per-key ordering audit of interceptor logs; with
+ * {@code --follow}, the continuous audit of a topic of audit events ({@link AuditFollow}).
  *
  * <p>Exit codes: 0 per-key order kept; 1 out-of-order pairs found (check failed); 2 bad input
  * (bad arguments, an unreadable file, a bad line unless {@code --skip-bad-lines}); 3 internal error.
  */
 @Command(name = "audit", mixinStandardHelpOptions = true,
-    description = "Per-key ordering audit of audit logs (JSON lines written by the RoutingKit"
+    description = {"Per-key ordering audit of audit logs (JSON lines written by the RoutingKit"
         + " interceptors): out-of-order pairs per key, each with the cause and the routing layer"
         + " at fault, and a table of causes.",
+        "With --follow: the same audit, continuously, as a Kafka Streams application reading the"
+        + " topic the interceptors ship audit events to (routingkit.audit.topic); each pair goes"
+        + " to the pairs topic (and stdout), totals to the metrics (and stderr). Run several to"
+        + " share the work; stop with Ctrl-C or SIGTERM."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:per-key order kept", "1:out-of-order pairs found (check failed)",
         "2:bad arguments or bad input (unreadable file, bad line)", "3:internal error"})
@@ -37,9 +42,59 @@ final class AuditCommand implements Callable<Integer> {
   @Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Parameters(paramLabel = "LOG", arity = "1..*",
+  @Parameters(paramLabel = "LOG", arity = "0..*",
       description = "Audit logs (.jsonl, or .gz); several are merged by observation time.")
-  List<Path> logs;
+  List<Path> logs = List.of();
+
+  @Option(names = "--follow", description = "Audit the events topic continuously (Kafka Streams)"
+      + " instead of log files.")
+  boolean follow;
+
+  @Option(names = "--bootstrap-server", paramLabel = "HOST:PORT",
+      description = "--follow: the Kafka cluster of the events topic.")
+  String bootstrapServer;
+
+  @Option(names = "--events-topic", paramLabel = "TOPIC", defaultValue = "routingkit-audit-events",
+      description = "--follow: the topic of audit events (default: ${DEFAULT-VALUE}).")
+  String eventsTopic;
+
+  @Option(names = "--pairs-topic", paramLabel = "TOPIC", defaultValue = "routingkit-audit-pairs",
+      description = "--follow: where out-of-order pairs go (default: ${DEFAULT-VALUE}).")
+  String pairsTopic;
+
+  @Option(names = "--application-id", paramLabel = "ID", defaultValue = "routingkit-audit",
+      description = "--follow: the Streams application id, the same on every instance of one"
+          + " audit (default: ${DEFAULT-VALUE}).")
+  String applicationId;
+
+  @Option(names = "--state-dir", paramLabel = "DIR",
+      description = "--follow: where the per-key state lives (default: Kafka Streams').")
+  Path stateDir;
+
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "--follow: Kafka Streams properties (security settings, say).")
+  Path config;
+
+  @Option(names = "--at-least-once", description = "--follow: at-least-once instead of"
+      + " exactly-once (faster; a crash may repeat pairs or report false ones).")
+  boolean atLeastOnce;
+
+  @Option(names = "--grace", paramLabel = "DURATION", defaultValue = "5s",
+      description = "--follow: how long events wait for earlier ones of other consumers"
+          + " (default: ${DEFAULT-VALUE}; 0 for none).")
+  String grace;
+
+  @Option(names = "--retention", paramLabel = "DURATION", defaultValue = "7d",
+      description = "--follow: how long a key stream is kept after its last event"
+          + " (default: ${DEFAULT-VALUE}).")
+  String retention;
+
+  @Option(names = "--threads", paramLabel = "N", defaultValue = "1",
+      description = "--follow: stream threads (default: ${DEFAULT-VALUE}).")
+  int threads;
+
+  @Option(names = "--status-every", paramLabel = "MS", defaultValue = "60000", hidden = true)
+  long statusEvery;
 
   @Option(names = "--max-keys", paramLabel = "N", defaultValue = "1000000",
       description = "Key streams (topic, producer instance, key) tracked at once; the least"
@@ -70,6 +125,28 @@ final class AuditCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CommandLine cmd = spec.commandLine();
+    if (follow) {
+      if (!logs.isEmpty()) {
+        throw new ParameterException(cmd, "--follow reads the events topic: give no LOG files");
+      }
+      AuditFollow.Options o = new AuditFollow.Options();
+      o.bootstrapServer = bootstrapServer;
+      o.eventsTopic = eventsTopic;
+      o.pairsTopic = pairsTopic;
+      o.applicationId = applicationId;
+      o.stateDir = stateDir;
+      o.config = config;
+      o.atLeastOnce = atLeastOnce;
+      o.grace = grace;
+      o.retention = retention;
+      o.threads = threads;
+      o.quiet = quiet;
+      o.statusEveryMillis = Math.max(1, statusEvery);
+      return AuditFollow.run(cmd, o);
+    }
+    if (logs.isEmpty()) {
+      throw new ParameterException(cmd, "give at least one LOG file, or --follow");
+    }
     if (maxKeys < 1) {
       throw new ParameterException(cmd, "--max-keys was " + maxKeys + ", must be >= 1");
     }

@@ -211,4 +211,23 @@ class AuditCommandTest {
     assertThat(help.out().replaceAll("\\s+", " ")).contains("measured: about 280 bytes of heap"
         + " per stream of a short key, so 1,000,000 take about 280 MB");
   }
+
+  @Test
+  void followNeedsABootstrapServerAndNoLogFiles() throws IOException {
+    Path log = write("one.jsonl", lines(rec("a", 1, "c1", "Key_Shared", 1)));
+    Result noServer = run("audit", "--follow");
+    assertThat(noServer.code()).isEqualTo(RoutingCli.EXIT_USAGE);
+    assertThat(noServer.err()).contains("--follow needs --bootstrap-server");
+    Result withLog = run("audit", "--follow", "--bootstrap-server", "127.0.0.1:1",
+        log.toString());
+    assertThat(withLog.code()).isEqualTo(RoutingCli.EXIT_USAGE);
+    assertThat(withLog.err()).contains("give no LOG files");
+    Result badGrace = run("audit", "--follow", "--bootstrap-server", "127.0.0.1:1", "--grace",
+        "soon");
+    assertThat(badGrace.code()).isEqualTo(RoutingCli.EXIT_USAGE);
+    assertThat(badGrace.err()).contains("--grace was 'soon'");
+    Result nothing = run("audit");
+    assertThat(nothing.code()).isEqualTo(RoutingCli.EXIT_USAGE);
+    assertThat(nothing.err()).contains("give at least one LOG file, or --follow");
+  }
 }

@@ -83,6 +83,14 @@ class LintCommandTest {
         .contains("messageRoutingMode=CustomPartition");
   }
 
+  /** RoutingPartitioner with the default spec places keys as the built-in one: nothing to review. */
+  @Test
+  void rk003NoReviewForARoutingPartitionerThatPlacesKeysAsTheBuiltIn() {
+    Result r = lint("kafka/readme-producer.properties", "kafka/default-consumer.properties",
+        "--strict");
+    assertThat(findings(r)).as(r.out()).isEmpty();
+  }
+
   /** The README's quick-start pair: routing.keyless=kafka-sticky is a spec value (RK002). */
   @Test
   void theReadmeKafkaQuickStartPairIsClean() {

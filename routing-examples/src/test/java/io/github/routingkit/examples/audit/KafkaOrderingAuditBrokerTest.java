@@ -67,6 +67,11 @@ class KafkaOrderingAuditBrokerTest {
   }
 
   static KafkaProducer<String, String> producer(String id, Map<String, Object> extra) {
+    return new KafkaProducer<>(producerConfig(id, extra));
+  }
+
+  /** The producer configuration of {@link #producer}, as routing lint reads it. */
+  static Map<String, Object> producerConfig(String id, Map<String, Object> extra) {
     Map<String, Object> p = new HashMap<>();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -76,10 +81,18 @@ class KafkaOrderingAuditBrokerTest {
     p.put("routingkit.audit.producer.id", id);
     p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
     p.putAll(extra);
-    return new KafkaProducer<>(p);
+    return p;
   }
 
   static KafkaConsumer<String, String> consumer(String name, String recorder, String group) {
+    return new KafkaConsumer<>(consumerConfig(name, recorder, group));
+  }
+
+  /**
+   * The consumer configuration of {@link #consumer}, as routing lint reads it. Group members commit
+   * themselves (enable.auto.commit=false): the tests here read once and never hand partitions over.
+   */
+  static Map<String, Object> consumerConfig(String name, String recorder, String group) {
     Map<String, Object> c = new HashMap<>();
     c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
@@ -94,10 +107,9 @@ class KafkaOrderingAuditBrokerTest {
     }
     if (group != null) {
       c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-    } else {
-      c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     }
-    return new KafkaConsumer<>(c);
+    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    return c;
   }
 
   /** Reads every partition to its end, one at a time, from the highest partition down. */
@@ -125,6 +137,12 @@ class KafkaOrderingAuditBrokerTest {
    * (seen here under load; EmbeddedKafka.createTopic waits the same way for new topics).
    */
   static void awaitServed(String topic, int partitions) throws InterruptedException {
+    awaitServed(kafka, topic, partitions);
+  }
+
+  /** {@link #awaitServed(String, int)} on the given broker. */
+  static void awaitServed(EmbeddedKafka kafka, String topic, int partitions)
+      throws InterruptedException {
     Map<TopicPartition, OffsetSpec> request = new HashMap<>();
     for (int p = 0; p < partitions; p++) {
       request.put(new TopicPartition(topic, p), OffsetSpec.latest());
@@ -189,6 +207,11 @@ class KafkaOrderingAuditBrokerTest {
     assertThat(recorder.records()).extracting(r -> r.consumer()).contains("member-a", "member-b");
     assertThat(recorder.records()).allMatch(r -> r.subscription().equals("kafka-group")
         && r.producer().equals("clean-producer") && r.keyed());
+    // the configuration of a clean run lints clean, per-key order required
+    assertThat(LintedConfigs.lint("kafka-clean", List.of(producerConfig("clean-producer",
+        Map.of())), List.of(consumerConfig("member-a", "kafka-clean", "clean"),
+        consumerConfig("member-b", "kafka-clean", "clean")), "--require-key-order", "--strict")
+        .clean()).isTrue();
   }
 
   /**
@@ -239,6 +262,12 @@ class KafkaOrderingAuditBrokerTest {
     System.out.print(out);
     assertThat(code).as(err.toString()).isEqualTo(RoutingCli.EXIT_THRESHOLD);
     assertThat(out.toString()).containsPattern("KEYLESS_SEND +write side +" + report.pairs());
+    // some records of a key go out without it: their order is declared needed, and lint sees
+    // that the producer's keyless policy spreads them (RK016, KEYLESS_SEND)
+    assertThat(LintedConfigs.lint("kafka-keyless", List.of(producerConfig("keyless-producer",
+        Map.of("routing.keyless", "round-robin"))), List.of(consumerConfig("lagging",
+        "file:" + log, null)), "--require-key-order", "--require-keyless-order").errors())
+        .containsExactly("RK016");
   }
 
   @Test
@@ -301,5 +330,10 @@ class KafkaOrderingAuditBrokerTest {
     report.findings().forEach(f -> withFindings.add(f.sentLater().key()));
     assertThat(withFindings).isEqualTo(movedUp);
     assertThat(report.pairs()).isEqualTo(3L * movedUp.size()); // the 3 old messages of each
+    // the growth declared to lint: the producer's modulo placement moves keys (RK017)
+    assertThat(LintedConfigs.lint("kafka-growth", List.of(producerConfig("growth-producer",
+        Map.of(ProducerConfig.METADATA_MAX_AGE_CONFIG, "300"))), List.of(consumerConfig(
+        "lagging", "kafka-growth", null)), "--require-key-order", "--partitions", "12",
+        "--grow-to", "16").errors()).containsExactly("RK017");
   }
 }

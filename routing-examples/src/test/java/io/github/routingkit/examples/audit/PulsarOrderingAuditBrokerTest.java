@@ -10,6 +10,9 @@ import io.github.routingkit.audit.InMemoryAuditRecorder;
 import io.github.routingkit.audit.PulsarAuditConsumerInterceptor;
 import io.github.routingkit.audit.PulsarAuditProducerInterceptor;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -54,14 +57,31 @@ class PulsarOrderingAuditBrokerTest {
 
   static Consumer<String> consumer(PulsarClient c, String topic, SubscriptionType type,
       String name, InMemoryAuditRecorder recorder) throws Exception {
-    return c.newConsumer(Schema.STRING).topic(topic).subscriptionName("audit")
-        .subscriptionType(type).consumerName(name).receiverQueueSize(10)
+    return consumer(c, topic, consumerConfig(type, name, 10), recorder);
+  }
+
+  static Consumer<String> consumer(PulsarClient c, String topic, Map<String, Object> config,
+      InMemoryAuditRecorder recorder) throws Exception {
+    return c.newConsumer(Schema.STRING).topic(topic).loadConf(config)
         .intercept(new PulsarAuditConsumerInterceptor<>(recorder)).subscribe();
   }
 
+  /** A consumer's configuration as ConsumerBuilder#loadConf takes it, and routing lint reads it. */
+  static Map<String, Object> consumerConfig(SubscriptionType type, String name, int queue) {
+    Map<String, Object> c = new LinkedHashMap<>();
+    c.put("subscriptionName", "audit");
+    c.put("subscriptionType", type.name());
+    c.put("consumerName", name);
+    c.put("receiverQueueSize", queue);
+    return c;
+  }
+
+  /** The producers' configuration (ProducerBuilder#loadConf keys). */
+  static final Map<String, Object> PRODUCER = Map.of("batchingEnabled", false);
+
   static void send(String topic, String producerId, int messages, int keys) throws Exception {
     try (Producer<String> producer = client.newProducer(Schema.STRING).topic(topic)
-        .enableBatching(false).intercept(new PulsarAuditProducerInterceptor(producerId))
+        .loadConf(PRODUCER).intercept(new PulsarAuditProducerInterceptor(producerId))
         .create()) {
       for (int i = 0; i < messages; i++) {
         producer.newMessage().key("order-" + (i % keys)).value("v" + i).send();
@@ -144,6 +164,10 @@ class PulsarOrderingAuditBrokerTest {
       assertThat(finding.sentEarlier().consumer()).isEqualTo("slow");
       assertThat(finding.sentEarlier().subscription()).isEqualTo("Shared");
     }
+    assertThat(LintedConfigs.lint("pulsar-shared", List.of(PRODUCER), List.of(
+        consumerConfig(SubscriptionType.Shared, "fast", 10),
+        consumerConfig(SubscriptionType.Shared, "slow", 10)), "--require-key-order").errors())
+        .containsExactly("RK004");
   }
 
   /** The control: the same consumers on Key_Shared keep per-key order. */
@@ -170,6 +194,10 @@ class PulsarOrderingAuditBrokerTest {
     assertThat(report.keys()).isEqualTo(10);
     assertThat(report.pairs()).isZero();
     assertThat(recorder.records()).allMatch(r -> r.subscription().equals("Key_Shared"));
+    assertThat(LintedConfigs.lint("pulsar-key-shared", List.of(PRODUCER), List.of(
+        consumerConfig(SubscriptionType.Key_Shared, "fast", 10),
+        consumerConfig(SubscriptionType.Key_Shared, "slow", 10)), "--require-key-order",
+        "--strict").clean()).isTrue();
   }
 
   /**
@@ -182,10 +210,8 @@ class PulsarOrderingAuditBrokerTest {
     InMemoryAuditRecorder recorder = new InMemoryAuditRecorder();
     boolean[] stop = {false};
     PulsarClient clientA = PulsarClient.builder().serviceUrl(pulsar.brokerServiceUrl()).build();
-    Consumer<String> a = clientA.newConsumer(Schema.STRING).topic(topic).subscriptionName("audit")
-        .subscriptionType(SubscriptionType.Key_Shared).consumerName("consumer-a")
-        .receiverQueueSize(1000).intercept(new PulsarAuditConsumerInterceptor<>(recorder))
-        .subscribe();
+    Map<String, Object> configA = consumerConfig(SubscriptionType.Key_Shared, "consumer-a", 1000);
+    Consumer<String> a = consumer(clientA, topic, configA, recorder);
     try (Consumer<String> b = consumer(client, topic, SubscriptionType.Key_Shared, "consumer-b",
         recorder)) {
       boolean[] stopA = {false};
@@ -216,5 +242,9 @@ class PulsarOrderingAuditBrokerTest {
       }
       assertThat(keysWithFindings).isEqualTo(keysOfA);
     }
+    // a crash is no configuration: lint finds nothing to predict it (docs/cli.md, REDELIVERY)
+    assertThat(LintedConfigs.lint("pulsar-crash", List.of(PRODUCER), List.of(configA,
+        consumerConfig(SubscriptionType.Key_Shared, "consumer-b", 10)), "--require-key-order",
+        "--strict").clean()).isTrue();
   }
 }
