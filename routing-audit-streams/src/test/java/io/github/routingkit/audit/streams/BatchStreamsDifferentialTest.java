@@ -158,4 +158,43 @@ class BatchStreamsDifferentialTest {
     }
     assertThat(differ).isGreaterThan(FAST_SEEDS / 3);
   }
+
+  /** A fixture log as its records, in file order. */
+  List<AuditRecord> fixture(String name) throws IOException {
+    Path copy = dir.resolve(name);
+    try (java.io.InputStream in = getClass().getResourceAsStream("/fixtures/" + name)) {
+      Files.copy(in, copy);
+    }
+    List<AuditRecord> out = new ArrayList<>();
+    try (io.github.routingkit.audit.AuditLogReader r = io.github.routingkit.audit.AuditLogReader
+        .open(copy, false)) {
+      for (AuditRecord rec = r.next(); rec != null; rec = r.next()) {
+        out.add(rec);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The fixtures: the audit's own cases (each cause, duplicates, streams apart by topic,
+   * producer and epoch, an old line without an epoch, a restarted producer, escaped and
+   * shortened keys) and the 1,980 events the interceptors shipped from real Kafka and Pulsar
+   * brokers in ContinuousAuditBrokerTest (a clean group, keyless sends, a partition expansion,
+   * a Shared subscription, a consumer crash).
+   */
+  @Test
+  void theFixtureLogsGiveTheBatchAuditsPairs() throws IOException {
+    String[][] fixtures = {{"unit-cases.jsonl", "10"}, {"broker-events.jsonl.gz", "374"}};
+    for (String[] f : fixtures) {
+      List<AuditRecord> log = fixture(f[0]);
+      AuditReport expected = batch(List.of(log));
+      assertThat(expected.pairs()).as(f[0]).isEqualTo(Long.parseLong(f[1]));
+      try (TopologyRun run = new TopologyRun(Duration.ofSeconds(5))) {
+        assertSame(f[0], expected, run, log, 5_000);
+      }
+    }
+    AuditReport cases = batch(List.of(fixture("unit-cases.jsonl")));
+    assertThat(cases.causesFound()).containsExactlyInAnyOrder(AuditCause.values());
+    assertThat(cases.duplicates()).isEqualTo(1);
+  }
 }
