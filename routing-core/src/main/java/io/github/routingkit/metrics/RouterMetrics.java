@@ -6,6 +6,8 @@ import io.github.routingkit.config.RoutingProperty;
 import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.router.canary.CanaryRouter;
+import io.github.routingkit.router.canary.CanarySchedule;
+import io.github.routingkit.router.canary.ScheduleFollower;
 import io.github.routingkit.router.hotkey.HotKeyEstimate;
 import io.github.routingkit.router.hotkey.HotKeyRouter;
 import io.github.routingkit.router.hotkey.HotKeyTracker;
@@ -50,6 +52,7 @@ public final class RouterMetrics {
   private final String generation;
   private final LongSupplier nanoClock;
   private final KeyRouter router;
+  private final ScheduleFollower follower;
   private final LongAdder canaryRecords = new LongAdder();
   private final List<HotKeyRouter> detectors;
   private final HotKeyTracker tracker;
@@ -67,14 +70,30 @@ public final class RouterMetrics {
     this.clientId = Objects.requireNonNull(clientId, "clientId");
     this.options = routed.metricsOptions();
     this.fingerprint = fingerprint(configured);
-    this.generation = configured.toMap().get(RoutingSpec.VERSION_DEFAULT);
+    // a scheduled canary's generation is its switch plan's, the one its markers carry
+    this.generation = configured.canarySchedule() != null ? configured.switchPlan(1).generation()
+        : configured.toMap().get(RoutingSpec.VERSION_DEFAULT);
     this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
-    this.router = routed.hasCanary()
-        ? CanaryRouter.of(routed.withoutCanary().keyRouter(),
-            countingNew(routed.canaryNext().keyRouter()), routed.canaryShare())
-        : routed.keyRouter();
+    CanarySchedule schedule = routed.canarySchedule();
+    if (routed.hasCanary()) {
+      KeyRouter oldRouter = routed.withoutCanary().keyRouter();
+      KeyRouter newRouter = countingNew(routed.canaryNext().keyRouter());
+      this.router = CanaryRouter.of(oldRouter, newRouter, routed.canaryShare());
+      // a schedule's steps share these two routers, so the detectors found below are theirs
+      this.follower = schedule == null ? null
+          : new ScheduleFollower(schedule, oldRouter, newRouter);
+    } else {
+      this.router = routed.keyRouter();
+      this.follower = null;
+    }
     double share = routed.canaryShare();
-    this.canaryShare = routed.hasCanary() ? () -> share : null;
+    ScheduleFollower f = follower;
+    if (f != null) {
+      this.canaryShare = () -> f.step() < 0 ? schedule.startShare() : schedule.share(f.step());
+      this.canaryStep = f::step;
+    } else {
+      this.canaryShare = routed.hasCanary() ? () -> share : null;
+    }
     List<HotKeyRouter> found = new ArrayList<>();
     collectDetectors(router, found);
     this.detectors = Collections.unmodifiableList(found);
@@ -88,7 +107,7 @@ public final class RouterMetrics {
    * @param clientId the client instance's id (Kafka {@code client.id}, a Pulsar producer's name)
    * @param routed the spec the instance routes by (its metrics options are read from it)
    * @param configured the spec as the user configured it, for the fingerprint and generation (the
-   *     Kafka adapter routes keyless records by another policy than its spec says)
+   *     Kafka adapter routes keyless records by another policy than its spec names)
    * @param nanoClock the clock the skew window runs on, {@code System::nanoTime} in production
    * @throws NullPointerException if an argument is null
    */
@@ -109,6 +128,15 @@ public final class RouterMetrics {
    */
   public KeyRouter router() {
     return router;
+  }
+
+  /**
+   * Returns the canary schedule's follower to route by (its steps count what the new router
+   * routes, and its step and share are the published ones), or null without
+   * {@code routing.canary.schedule}. The adapters pass it their clock's time.
+   */
+  public ScheduleFollower follower() {
+    return follower;
   }
 
   /**
@@ -232,7 +260,11 @@ public final class RouterMetrics {
     return fingerprint;
   }
 
-  /** Returns the generation untagged records take ({@code routing.version.default}), or null. */
+  /**
+   * Returns the routing generation in effect: a canary schedule's switch-plan generation (what its
+   * switch markers carry), else the one untagged records take ({@code routing.version.default}),
+   * else null.
+   */
   public String generation() {
     return generation;
   }

@@ -56,7 +56,7 @@ public enum RoutingMetric {
           + "[5m]))"),
   /** The routing generation untagged records take, as a label (value 1). */
   GENERATION("generation", Kind.INFO, Scope.TOPIC, "1",
-      "Which routing generation do records without a version take on each producer?",
+      "Which routing generation is in effect (a canary schedule's, else the default version)?",
       "count by (topic, generation) (routingkit_generation)"),
   /** Keyless batch switches of the Kafka adapter's default keyless policy. */
   KEYLESS_BATCH_SWITCHES("keyless.batch.switches", Kind.COUNTER, Scope.TOPIC, "{switch}",

@@ -54,6 +54,32 @@ class RouterMetricsTest {
     assertThat(m.value(RoutingMetric.CANARY_RECORDS)).isEqualTo(inCanary);
   }
 
+  /** A schedule's step and share are the follower's; its routers count the new router's keys. */
+  @Test
+  void aCanaryScheduleStepChangesTheShareAndTheStep() {
+    String spec = "routing.canary.schedule=10%@2026-12-02T10:00:00Z,50%@2026-12-02T11:00:00Z,"
+        + " routing.canary.next.scheme=xxh3-64";
+    RouterMetrics m = metrics(spec);
+    assertThat(m.canaryShare()).isZero();
+    assertThat(m.canaryStep()).isEqualTo(-1);
+    long t1 = java.time.Instant.parse("2026-12-02T10:00:00Z").toEpochMilli();
+    long counted = 0;
+    for (int i = 0; i < 10_000; i++) {
+      byte[] k = ("order-" + i).getBytes(UTF_8);
+      m.follower().routerAt(t1 + 1).partition(k, 12);
+      counted += CanaryRouter.point(k) < 0.1 ? 1 : 0;
+    }
+    assertThat(m.canaryStep()).isZero();
+    assertThat(m.canaryShare()).isEqualTo(0.1);
+    assertThat(m.value(RoutingMetric.CANARY_RECORDS)).isEqualTo(counted);
+    m.follower().routerAt(t1 + 3_600_000);
+    assertThat(m.canaryStep()).isEqualTo(1);
+    assertThat(m.canaryShare()).isEqualTo(0.5);
+    assertThat(m.generation()).isEqualTo(RoutingSpec.parse(spec).switchPlan(1).generation())
+        .isEqualTo(RoutingSpec.parse(spec + ", routing.metrics.window.ms=5000").switchPlan(3)
+            .generation());
+  }
+
   @Test
   void theFingerprintIgnoresMetricsPropertiesAndNothingElse() {
     long base = RouterMetrics.fingerprint(RoutingSpec.parse("routing.scheme=xxh3-64"));

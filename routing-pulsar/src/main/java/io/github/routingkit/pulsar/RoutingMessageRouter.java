@@ -5,6 +5,8 @@ import io.github.routingkit.MessageView;
 import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.metrics.RouterMetrics;
 import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.router.canary.CanarySchedule;
+import io.github.routingkit.router.canary.ScheduleFollower;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
@@ -32,6 +34,10 @@ import org.apache.pulsar.client.api.TopicMetadata;
  *
  * <p><b>Keyless messages</b> follow {@code routing.keyless}.
  *
+ * <p><b>A canary schedule</b> ({@code routing.canary.schedule}): keyed messages are routed at the
+ * share of the step in force by this producer's clock, never an earlier step than one it already
+ * used ({@link PulsarRouting#customPartition} also bounds the producer's send timeout).
+ *
  * <p><b>Versions</b>: with {@code routing.version.source=header} the routing generation is named by
  * the message property {@code routing.version.header}; with the default key prefix it is part of
  * the key.
@@ -54,6 +60,8 @@ public final class RoutingMessageRouter implements MessageRouter {
   private final transient boolean javaStringDefault;
   /** How the router reads messages: byte keys as bytes when the spec has a key format. */
   private final transient MessageView<Message<?>> view;
+  /** With {@code routing.canary.schedule}: the router of the step in force; else null. */
+  private final transient ScheduleFollower follower;
   /** The producer's metrics ({@link PulsarRouting#customPartition} binds them), or null. */
   private final transient RouterMetrics metrics;
   private final transient String topic;
@@ -77,6 +85,10 @@ public final class RoutingMessageRouter implements MessageRouter {
     this.javaStringDefault = !spec.hasLayers()
         && HashRouter.isPulsarDefault(spec.scheme(), spec.placement());
     this.view = spec.keyFormat().hasHeader() ? BYTE_KEYS : MESSAGE;
+    CanarySchedule schedule = spec.canarySchedule();
+    this.follower = schedule == null ? null : metrics != null ? metrics.follower()
+        : new ScheduleFollower(schedule, spec.withoutCanary().keyRouter(),
+            spec.canaryNext().keyRouter());
   }
 
   /**
@@ -99,7 +111,8 @@ public final class RoutingMessageRouter implements MessageRouter {
         return p;
       }
     }
-    int p = router.partitionOf(msg, view, n);
+    KeyRouter r = follower == null ? router : follower.routerAt(System.currentTimeMillis());
+    int p = r.partitionOf(msg, view, n);
     if (m != null) {
       String key = msg.hasKey() ? msg.getKey() : null;
       if (key != null) {
