@@ -19,13 +19,21 @@ import java.util.Objects;
  * that key (all of them in {@code q}) is handed over first. Markers are never handed to business
  * code; {@link Listener#onMarker} is told of each one, with what changed owner.
  *
- * <p>The barrier covers the partitions this consumer reads: when keys move between consumers of
- * a group, the old owner clears their state at the marker ({@link #movedOut}); the new owner may
- * hold back nothing it cannot see. Memory: the held-back records, at most those that arrive in
+ * <p>Memory: the held-back records, at most those that arrive in
  * new partitions before the old partition's marker. Not thread-safe: one per consumer thread.
  *
+ * <p><b>Correct only when one consumer reads every partition.</b> In a consumer group it waits
+ * for markers of partitions its member does not read and holds their moved keys forever, while
+ * the member's commits move past them: those records are lost. Use
+ * {@link io.github.routingkit.switching.MemberBarrier} through the Kafka
+ * {@code GroupSwitchBarrier} or the Pulsar {@code FailoverSwitchBarrier}, which learn the other
+ * partitions' progress from the group and commit only what was handed over.
+ *
  * @param <R> the record type (a Kafka ConsumerRecord, a Pulsar Message)
+ * @deprecated loses records in a consumer group; use
+ *     {@link io.github.routingkit.switching.MemberBarrier} through the adapters' group barriers
  */
+@Deprecated
 public final class SwitchBarrier<R> {
   /** Told of every marker; may clear local state of the keys that left the partition. */
   public interface Listener {

@@ -288,10 +288,9 @@ final class OrderLint {
             + " is required)", "subscriptionType=Key_Shared (or Failover / Exclusive per"
             + " partition)"));
       }
-      if (c.client() == LintClient.KAFKA_JAVA && (f.has("share.acknowledgement.mode")
-          || "share".equalsIgnoreCase(f.get("group.type")))) {
+      if (c.client() == LintClient.KAFKA_JAVA && f.has("share.acknowledgement.mode")) {
         out.add(new LintFinding(LintRule.RK004, Severity.ERROR, f, f.line(
-            "share.acknowledgement.mode", "group.type"), "a share group (KafkaShareConsumer)"
+            "share.acknowledgement.mode"), "a share group (KafkaShareConsumer)"
             + " hands records of one partition to several consumers at once, in no order ("
             + need + " is required)", "a consumer group (KafkaConsumer with group.id), where one"
             + " member owns each partition"));

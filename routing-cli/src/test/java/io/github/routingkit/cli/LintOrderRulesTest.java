@@ -223,6 +223,18 @@ class LintOrderRulesTest {
   }
 
   @Test
+  void rk004InTheWordsOfEachPulsarClient() {
+    Result cpp = lint("c:pulsar/cpp-shared-consumer.properties", "--require-key-order");
+    assertThat(findings(cpp)).singleElement().asString().startsWith("ERROR RK004")
+        .contains("cpp-shared-consumer.properties:3): consumerType=ConsumerShared");
+    assertThat(findings(lint("c:pulsar/go-key-shared-consumer.properties",
+        "--require-key-order", "--strict"))).isEmpty();
+    // keyless messages whose order matters are no better off on a Shared subscription
+    assertThat(findings(lint("c:pulsar/shared-consumer.properties", "--require-keyless-order")))
+        .singleElement().asString().startsWith("ERROR RK004").contains("keyless order");
+  }
+
+  @Test
   void rk004AKafkaShareGroupUnderKeyOrder() {
     Result r = lint("c:kafka/share-consumer.properties", "--require-key-order");
     assertThat(r.code()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);

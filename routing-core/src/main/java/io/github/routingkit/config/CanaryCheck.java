@@ -48,7 +48,7 @@ final class CanaryCheck {
   /** The canary share, NaN when it is not set or bad (a bad one is a problem in {@code c}). */
   static double share(LayerCheck c) {
     if (!c.has(CANARY_SHARE)) {
-      return Double.NaN;
+      return c.has(CANARY_SCHEDULE) ? 0 : Double.NaN; // a schedule starts at 0 by default
     }
     double share = parseShare(c.get(CANARY_SHARE));
     if (Double.isNaN(share)) {
@@ -72,12 +72,14 @@ final class CanaryCheck {
         inner.put(PREFIX + e.getKey().substring(CANARY_NEXT_PREFIX.length()), e.getValue());
       }
     }
-    if (!c.has(CANARY_SHARE)) {
-      c.requires(CANARY_SHARE + " is set", nextKeys.toArray(new String[0]));
+    if (!c.has(CANARY_SHARE) && !c.has(CANARY_SCHEDULE)) {
+      c.requires(CANARY_SHARE + " or " + CANARY_SCHEDULE + " is set",
+          nextKeys.toArray(new String[0]));
       return null;
     }
     if (inner.isEmpty()) {
-      c.problem(CANARY_SHARE, c.get(CANARY_SHARE), "has no effect unless a " + CANARY_NEXT_PREFIX
+      String key = c.has(CANARY_SHARE) ? CANARY_SHARE : CANARY_SCHEDULE;
+      c.problem(key, c.get(key), "has no effect unless a " + CANARY_NEXT_PREFIX
           + "* property names the new spec (e.g. " + CANARY_NEXT_PREFIX + "placement=jump)");
       return null;
     }

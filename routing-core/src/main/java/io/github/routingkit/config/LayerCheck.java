@@ -3,6 +3,7 @@ package io.github.routingkit.config;
 import static io.github.routingkit.config.RoutingSpec.*;
 
 import io.github.routingkit.RoutingConfigException;
+import io.github.routingkit.router.canary.CanarySchedule;
 import io.github.routingkit.KeyFormat;
 import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.router.hotkey.HotKeyOptions;
@@ -21,7 +22,7 @@ import java.util.Objects;
  * It validates without building a router (no detector is allocated, no layout computed).
  *
  * <p>Each layer's own rules sit in {@link HotKeyCheck}, {@link VersionCheck} and
- * {@link CanaryCheck} (the segment layer's in {@link SegmentDefinition#parse}); this class runs them in
+ * {@link CanaryCheck} and {@link ScheduleCheck} (the segment layer's in {@link SegmentDefinition#parse}); this class runs them in
  * turn, holds the problems they find, and checks what spans layers: the detector memory of every
  * generation and of the canary's new spec together.
  */
@@ -38,6 +39,7 @@ final class LayerCheck {
     private final String header;
     private final double canaryShare;
     private final RoutingSpec canaryNext;
+    private final CanarySchedule schedule;
 
     Layers(
         KeyFormat keyFormat,
@@ -49,7 +51,8 @@ final class LayerCheck {
         String separator,
         String header,
         double canaryShare,
-        RoutingSpec canaryNext) {
+        RoutingSpec canaryNext,
+        CanarySchedule schedule) {
       this.keyFormat = keyFormat;
       this.segments = segments;
       this.hotKeys = hotKeys;
@@ -60,6 +63,7 @@ final class LayerCheck {
       this.header = header;
       this.canaryShare = canaryShare;
       this.canaryNext = canaryNext;
+      this.schedule = schedule;
     }
 
     public KeyFormat keyFormat() {
@@ -102,6 +106,10 @@ final class LayerCheck {
       return canaryNext;
     }
 
+    public CanarySchedule schedule() {
+      return schedule;
+    }
+
     @Override
     public boolean equals(Object o) {
       if (this == o) {
@@ -120,7 +128,8 @@ final class LayerCheck {
           && Objects.equals(separator, other.separator)
           && Objects.equals(header, other.header)
           && Double.compare(canaryShare, other.canaryShare) == 0
-          && Objects.equals(canaryNext, other.canaryNext);
+          && Objects.equals(canaryNext, other.canaryNext)
+          && Objects.equals(schedule, other.schedule);
     }
 
     @Override
@@ -135,6 +144,7 @@ final class LayerCheck {
       h = 31 * h + Objects.hashCode(header);
       h = 31 * h + Double.hashCode(canaryShare);
       h = 31 * h + Objects.hashCode(canaryNext);
+      h = 31 * h + Objects.hashCode(schedule);
       return h;
     }
 
@@ -143,7 +153,7 @@ final class LayerCheck {
       return "Layers[keyFormat=" + keyFormat + ", segments=" + segments + ", hotKeys=" + hotKeys + ", generations="
           + generations + ", defaultVersion=" + defaultVersion + ", source=" + source
           + ", separator=" + separator + ", header=" + header + ", canaryShare=" + canaryShare
-          + ", canaryNext=" + canaryNext + "]";
+          + ", canaryNext=" + canaryNext + ", schedule=" + schedule + "]";
     }
   }
 
@@ -241,6 +251,7 @@ final class LayerCheck {
     }
     double share = CanaryCheck.share(c);
     RoutingSpec next = CanaryCheck.next(c, share);
+    CanarySchedule schedule = ScheduleCheck.schedule(c, share);
     if (next != null && hotKeys != null) {
       long old = (generations == null ? 1L : generations.size()) * hotKeys.detectorMemoryBytes();
       long total = old + next.claimedMemoryBytes();
@@ -256,7 +267,8 @@ final class LayerCheck {
     }
     return new Layers(keyFormat, segments, hotKeys, generations, layers.get(VERSION_DEFAULT),
         VersionCheck.source(layers.get(VERSION_SOURCE)), layers.getOrDefault(VERSION_SEPARATOR, "|"),
-        layers.getOrDefault(VERSION_HEADER, "routing-version"), share, next);
+        layers.getOrDefault(VERSION_HEADER, "routing-version"), share, next,
+        next == null ? null : schedule);
   }
 
   // --- the state of one check, shared by the layers' checks --------------------------------

@@ -180,6 +180,26 @@ public enum RoutingProperty {
           + " `version.*` key; not `keyless` (keyless messages follow the old spec) and no nested"
           + " canary"),
 
+  /** {@value RoutingSpec#CANARY_SCHEDULE}: when the share grows, the same instant fleet-wide. */
+  CANARY_SCHEDULE(RoutingSpec.CANARY_SCHEDULE, Layer.CANARY, Value.LIST, Canary.OLD_SPEC_ONLY,
+      "`share@instant,...`: shares as `routing.canary.share`, increasing; ISO-8601 instants,"
+          + " increasing; at most 63 steps", "—", "`5%@2026-12-02T10:00:00Z,25%@2026-12-02T11:00:00Z`",
+      "from each instant on, every producer routes at that step's share by its own clock"
+          + " (`routing.canary.share`, default 0, before the first); the step's switch markers go"
+          + " out at its settle instant, the instant plus twice the clock skew plus the delivery"
+          + " timeout (see [rollout.md](rollout.md#one-step-fleet-wide))"),
+  /** {@value RoutingSpec#CANARY_MAX_CLOCK_SKEW}: the bound on producers' clock error. */
+  CANARY_MAX_CLOCK_SKEW(RoutingSpec.CANARY_MAX_CLOCK_SKEW, Layer.CANARY, Value.SINGLE,
+      Canary.OLD_SPEC_ONLY, "duration: `500ms`, `2s`, `1m`; at most 1 hour", "`1s`", "`250ms`",
+      "the most any producer's clock may be off true time (only with a schedule); consumers count"
+          + " and log records that show a larger skew"),
+  /** {@value RoutingSpec#CANARY_DELIVERY_TIMEOUT}: the bound on producers' send-to-ack time. */
+  CANARY_DELIVERY_TIMEOUT(RoutingSpec.CANARY_DELIVERY_TIMEOUT, Layer.CANARY, Value.SINGLE,
+      Canary.OLD_SPEC_ONLY, "duration, as above", "`120s`", "`30s`",
+      "the longest a record may take from send to ack or failure (only with a schedule): Kafka's"
+          + " `RoutingPartitioner` rejects a larger `delivery.timeout.ms`, Pulsar's"
+          + " `PulsarRouting.customPartition` sets the producer's `sendTimeout` to it"),
+
   /** {@code routing.assignor.weight}: a classic consumer's relative capacity. */
   ASSIGNOR_WEIGHT("routing.assignor.weight", Layer.ASSIGNOR, Value.SINGLE, Canary.OLD_SPEC_ONLY,
       "int in [1, 1000000]", "1", "`4`",

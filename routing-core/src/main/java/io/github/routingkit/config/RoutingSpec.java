@@ -135,6 +135,12 @@ public final class RoutingSpec implements Serializable {
   public static final String CANARY_SHARE = "routing.canary.share";
   /** Prefix of a canary's new spec: {@code routing.canary.next.X} is its {@code routing.X}. */
   public static final String CANARY_NEXT_PREFIX = "routing.canary.next.";
+  /** When the canary's share grows, fleet-wide: {@code share@instant,...} (a {@code CanarySchedule}). */
+  public static final String CANARY_SCHEDULE = "routing.canary.schedule";
+  /** The bound on any producer's clock error under a schedule (default {@code 1s}). */
+  public static final String CANARY_MAX_CLOCK_SKEW = "routing.canary.max-clock-skew";
+  /** The bound on any producer's send-to-ack time under a schedule (default {@code 120s}). */
+  public static final String CANARY_DELIVERY_TIMEOUT = "routing.canary.delivery-timeout";
 
   private static final RoutingSpec DEFAULTS = new RoutingSpec(HashScheme.KAFKA_MURMUR2,
       PlacementMode.NATIVE, KeylessPolicy.ROUND_ROBIN, new TreeMap<>());
@@ -352,6 +358,30 @@ public final class RoutingSpec implements Serializable {
   /** Returns the canary share in [0, 1] ({@value #CANARY_SHARE}), or NaN without a canary. */
   public double canaryShare() {
     return typed.canaryNext() == null ? Double.NaN : typed.canaryShare();
+  }
+
+  /**
+   * Returns the canary's schedule ({@value #CANARY_SCHEDULE}), or null without one. With a
+   * schedule, {@link #keyRouter()} routes at the starting share ({@value #CANARY_SHARE}, default 0);
+   * the Kafka and Pulsar adapters follow the schedule by their clock.
+   */
+  public io.github.routingkit.router.canary.CanarySchedule canarySchedule() {
+    return typed.schedule();
+  }
+
+  /**
+   * Returns the switch plan of a scheduled canary on {@code numPartitions} partitions: which keys
+   * move at which step, the step's settle instants, and a generation every producer and consumer
+   * with this spec names alike.
+   *
+   * @throws IllegalStateException if the spec has no {@value #CANARY_SCHEDULE}
+   * @throws IllegalArgumentException if {@code numPartitions} is not in [1, 2^20]
+   */
+  public io.github.routingkit.switching.SwitchPlan switchPlan(int numPartitions) {
+    if (typed.schedule() == null) {
+      throw new IllegalStateException("the spec has no " + CANARY_SCHEDULE + ": " + this);
+    }
+    return ScheduleCheck.plan(this, typed.schedule(), numPartitions);
   }
 
   /**

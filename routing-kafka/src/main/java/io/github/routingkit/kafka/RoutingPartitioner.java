@@ -5,6 +5,8 @@ import io.github.routingkit.KeyRouter;
 import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.config.RoutingSpec;
+import io.github.routingkit.router.canary.CanarySchedule;
+import io.github.routingkit.router.canary.ScheduleFollower;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.Partitioner;
@@ -44,6 +46,11 @@ import org.apache.kafka.common.config.ConfigException;
  * {@code routing.keyless} is {@value #KAFKA_STICKY} or unset.
  * (An empty key is a key: it is hashed.)
  *
+ * <p><b>A canary schedule</b> ({@code routing.canary.schedule}): keyed records are routed at the
+ * share of the step in force by this producer's clock (never an earlier step than one it already
+ * used), so every instance switches at the same instant whenever it started; the producer's
+ * {@code delivery.timeout.ms} must not exceed {@code routing.canary.delivery-timeout}.
+ *
  * <p>Returns a partition in {@code [0, n)}. Thread-safe: the producer may call it from any thread.
  */
 public final class RoutingPartitioner implements Partitioner {
@@ -55,6 +62,8 @@ public final class RoutingPartitioner implements Partitioner {
   public static final String KAFKA_STICKY = "kafka-sticky";
 
   private volatile KeyRouter router = RoutingSpec.defaults().keyRouter();
+  /** With {@code routing.canary.schedule}: the router of the step in force; else null. */
+  private volatile ScheduleFollower follower;
   private volatile RoutingSpec spec = RoutingSpec.defaults();
   /** The default keyless policy, or null: routing.keyless names a core policy, or segment/version layers. */
   private volatile BatchStickyKeyless batchSticky =
@@ -68,7 +77,8 @@ public final class RoutingPartitioner implements Partitioner {
    * @throws ConfigException naming the property, the value and the rule, for an unknown
    *     {@code routing.*} key or a bad value, or {@code routing.version.source=header} (a
    *     {@code Partitioner} sees no headers; also in a canary's new spec, named as written:
-   *     {@code routing.canary.next.version.source})
+   *     {@code routing.canary.next.version.source}), or a {@code delivery.timeout.ms} above a
+   *     schedule's {@code routing.canary.delivery-timeout}
    */
   @Override
   public void configure(Map<String, ?> configs) {
@@ -84,8 +94,16 @@ public final class RoutingPartitioner implements Partitioner {
           || parsed.keyless() == KeylessPolicy.KAFKA_STICKY;
       // with segment or version layers, kafka-sticky keyless records keep the layer's placement
       // under round-robin, as before kafka-sticky was a core value (core would run it as sticky)
-      this.router = kafkaSticky
-          ? parsed.withKeyless(KeylessPolicy.ROUND_ROBIN).keyRouter() : parsed.keyRouter();
+      RoutingSpec routed = kafkaSticky ? parsed.withKeyless(KeylessPolicy.ROUND_ROBIN) : parsed;
+      this.router = routed.keyRouter();
+      CanarySchedule schedule = parsed.canarySchedule();
+      if (schedule != null) {
+        checkDeliveryTimeout(configs.get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG), schedule);
+        this.follower = new ScheduleFollower(schedule, routed.withoutCanary().keyRouter(),
+            routed.canaryNext().keyRouter());
+      } else {
+        this.follower = null;
+      }
       this.spec = parsed;
       // layers that constrain keyless partitions keep their own placement (shared range)
       this.batchSticky = kafkaSticky && !constrainsKeyless(parsed)
@@ -130,12 +148,42 @@ public final class RoutingPartitioner implements Partitioner {
    * {@code [0, n)}. The value matters only to value-hash hot keys; every other router ignores it.
    */
   int keyedPartition(byte[] keyBytes, byte[] valueBytes, int n) {
-    return router.partition(keyBytes, valueBytes, n);
+    ScheduleFollower f = follower;
+    KeyRouter keyed = f == null ? router : f.routerAt(System.currentTimeMillis());
+    return keyed.partition(keyBytes, valueBytes, n);
   }
 
   /** Whether {@link #keyedPartition} reads the value ({@code routing.hotkey.choice=value-hash}). */
   boolean keyedNeedsValue() {
     return router.needsValue();
+  }
+
+  /**
+   * A schedule's markers go out once every record routed before a step was acknowledged or
+   * failed: the producer's {@code delivery.timeout.ms} must not exceed the schedule's bound.
+   */
+  private static void checkDeliveryTimeout(Object value, CanarySchedule schedule) {
+    long ms;
+    if (value instanceof Number) {
+      ms = ((Number) value).longValue();
+    } else if (value != null) {
+      try {
+        ms = Long.parseLong(value.toString().trim());
+      } catch (NumberFormatException e) {
+        return; // KafkaProducer rejects it before any record is sent
+      }
+    } else {
+      Object byDefault = ProducerConfig.configDef().defaultValues()
+          .get(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG);
+      ms = byDefault instanceof Number ? ((Number) byDefault).longValue() : 120_000;
+    }
+    if (ms > schedule.deliveryTimeoutMillis()) {
+      throw new ConfigException(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, value == null
+          ? ms + " (the default)" : value, "must be at most " + RoutingSpec.CANARY_DELIVERY_TIMEOUT
+          + " (" + schedule.deliveryTimeoutMillis() + " ms): a step's switch markers go out that"
+          + " long after the step, so every record routed before it must be acknowledged or"
+          + " failed by then; lower delivery.timeout.ms or raise the bound");
+    }
   }
 
   /**

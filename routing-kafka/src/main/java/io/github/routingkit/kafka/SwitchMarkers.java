@@ -1,6 +1,7 @@
 package io.github.routingkit.kafka;
 
 import io.github.routingkit.SwitchBarrier;
+import io.github.routingkit.switching.SwitchMarker;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,26 +17,35 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
- * Switch markers for Kafka: at a cutover step the producer side sends one marker record to every
- * partition of the topic (an explicit partition, so the partitioner is not asked), carrying the
- * routing generation and step in headers; the consumer side recognises them and, with a
- * {@link SwitchBarrier}, hands business code only real records, in per-key order.
+ * Switch markers for Kafka: at a switch step the producer side sends one marker record to every
+ * partition of the topic (an explicit partition, so the partitioner is not asked); the consumer
+ * side recognises them ({@link #marker}) and a {@link GroupSwitchBarrier} hands business code only
+ * real records, in per-key order across the group.
  *
- * <p>A marker has a null key and a null value (serializers pass null through) and the headers
- * {@value #GENERATION_HEADER} (UTF-8) and {@value #STEP_HEADER} (decimal, UTF-8). A compacted
- * topic rejects null keys: use {@link #send(Producer, String, String, int, Object)} with a key
- * there. Thread-safety: static helpers are stateless; {@link #filter} uses the barrier, which is
- * not thread-safe.
+ * <p><b>The exact form</b>, the only one {@link #marker} accepts: a null value, and exactly one of
+ * each of the headers {@value #GENERATION_HEADER} (the plan's generation), {@value #STEP_HEADER}
+ * (the step, a canonical decimal) and {@value #PARTITION_HEADER} (the partition the marker was
+ * sent to; a barrier ignores a marker read from another partition), in the form of {@link SwitchMarker}; no other
+ * header whose name starts with {@value #GENERATION_HEADER}. Other headers (tracing, audit) may
+ * be added by interceptors. Any other record, such as an ordinary record that happens to carry a
+ * {@value #GENERATION_HEADER} header, is an ordinary record and reaches business code; a null or
+ * malformed header value never throws. A compacted topic rejects null keys: use
+ * {@link #send(Producer, String, String, int, Object)} with a key there.
+ *
+ * <p>Thread-safety: the static helpers are stateless; {@link #filter} and {@link #forEach} use the
+ * single-consumer barrier, which is not thread-safe.
  */
 public final class SwitchMarkers {
-  /** The header naming the routing generation of a marker; its presence makes a marker. */
+  /** The header naming the generation of a marker's plan. */
   public static final String GENERATION_HEADER = "routing-marker";
-  /** The header carrying the rollout step of a marker. */
+  /** The header carrying the step a marker ends. */
   public static final String STEP_HEADER = "routing-marker-step";
+  /** The header naming the partition a marker was sent to. */
+  public static final String PARTITION_HEADER = "routing-marker-partition";
 
   private SwitchMarkers() {}
 
-  /** A marker as read back: generation, step, and the partition it was read from. */
+  /** A marker as read back: generation, step, and the partition it names. */
   public static final class Marker {
     private final String generation;
     private final int step;
@@ -92,12 +102,14 @@ public final class SwitchMarkers {
           + "]";
     }
   }
-
   /**
-   * Sends a marker to every partition of {@code topic}, flushes, and waits for every ack.
+   * Sends a marker to every partition of {@code topic}, flushes, and waits for every ack. Send it
+   * only once every producer routes by the step's new router and every record routed by the old
+   * one was acknowledged or failed (with a schedule: {@code ScheduledSwitch}).
    *
    * @return the number of partitions marked (the topic's partition count)
-   * @throws IllegalArgumentException if {@code generation} is empty or {@code step} negative
+   * @throws IllegalArgumentException if {@code generation} breaks
+   *     {@link SwitchMarker#GENERATION_RULE} or {@code step} is negative
    * @throws org.apache.kafka.common.KafkaException if a send fails (the cause is kept)
    */
   public static <K, V> int send(Producer<K, V> producer, String topic, String generation,
@@ -110,9 +122,9 @@ public final class SwitchMarkers {
       int step, K key) {
     Objects.requireNonNull(producer, "producer");
     Objects.requireNonNull(topic, "topic");
-    if (generation == null || generation.isEmpty() || step < 0) {
+    if (!SwitchMarker.validGeneration(generation) || step < 0) {
       throw new IllegalArgumentException("marker generation was '" + generation + "' and step "
-          + step + ": need a non-empty generation and a step >= 0");
+          + step + ": the generation " + SwitchMarker.GENERATION_RULE + ", the step must be >= 0");
     }
     int partitions = producer.partitionsFor(topic).size();
     List<Future<RecordMetadata>> acks = new ArrayList<>(partitions);
@@ -120,6 +132,7 @@ public final class SwitchMarkers {
       RecordHeaders headers = new RecordHeaders();
       headers.add(GENERATION_HEADER, generation.getBytes(StandardCharsets.UTF_8));
       headers.add(STEP_HEADER, Integer.toString(step).getBytes(StandardCharsets.UTF_8));
+      headers.add(PARTITION_HEADER, Integer.toString(p).getBytes(StandardCharsets.UTF_8));
       acks.add(producer.send(new ProducerRecord<>(topic, p, key, null, headers)));
     }
     producer.flush();
@@ -136,22 +149,45 @@ public final class SwitchMarkers {
     return partitions;
   }
 
-  /** Returns the marker this record is, or null if it is an ordinary record. */
+  /**
+   * Returns the marker this record is, or null if it is an ordinary record: anything but the
+   * exact form (see the class comment). Never throws for any headers or value.
+   */
   public static Marker marker(ConsumerRecord<?, ?> record) {
-    Header g = record.headers().lastHeader(GENERATION_HEADER);
-    if (g == null) {
+    if (record.value() != null) {
       return null;
     }
-    Header s = record.headers().lastHeader(STEP_HEADER);
-    int step = -1;
-    if (s != null) {
-      try {
-        step = Integer.parseInt(new String(s.value(), StandardCharsets.UTF_8));
-      } catch (NumberFormatException e) {
-        step = -1;
+    byte[] generation = null;
+    byte[] step = null;
+    byte[] partition = null;
+    int seen = 0;
+    for (Header h : record.headers()) {
+      String name = h.key();
+      if (name == null || !name.startsWith(GENERATION_HEADER)) {
+        continue;
+      }
+      seen++;
+      if (name.equals(GENERATION_HEADER)) {
+        generation = h.value();
+      } else if (name.equals(STEP_HEADER)) {
+        step = h.value();
+      } else if (name.equals(PARTITION_HEADER)) {
+        partition = h.value();
+      } else {
+        return null;
       }
     }
-    return new Marker(new String(g.value(), StandardCharsets.UTF_8), step, record.partition());
+    if (seen != 3) {
+      return null;
+    }
+    SwitchMarker m = SwitchMarker.parse(generation, step, partition);
+    return m == null ? null : new Marker(m.generation(), m.step(), m.partition());
+  }
+
+  /** The marker of a record in core's terms, or null: as {@link #marker(ConsumerRecord)}. */
+  static SwitchMarker switchMarker(ConsumerRecord<?, ?> record) {
+    Marker m = marker(record);
+    return m == null ? null : new SwitchMarker(m.generation(), m.step(), m.partition());
   }
 
   /**
@@ -164,7 +200,10 @@ public final class SwitchMarkers {
    * business code before the next record is offered.
    *
    * @param keyBytes the key's bytes as the producer's partitioner saw them (the serialized key)
+   * @deprecated the single-consumer barrier loses records in a consumer group; use a
+   *     {@link GroupSwitchBarrier}
    */
+  @Deprecated
   public static <K, V> List<ConsumerRecord<K, V>> filter(ConsumerRecords<K, V> records,
       SwitchBarrier<ConsumerRecord<K, V>> barrier, java.util.function.Function<K, byte[]> keyBytes) {
     List<ConsumerRecord<K, V>> out = new ArrayList<>(records.count());
@@ -185,7 +224,10 @@ public final class SwitchMarkers {
    * @throws NullPointerException if an argument is null
    * @throws RuntimeException whatever {@code business} or the listener throws, unwrapped (records
    *     after it in the poll are not offered)
+   * @deprecated the single-consumer barrier loses records in a consumer group; use
+   *     {@link GroupSwitchBarrier#forEach}
    */
+  @Deprecated
   public static <K, V> int forEach(ConsumerRecords<K, V> records,
       SwitchBarrier<ConsumerRecord<K, V>> barrier, java.util.function.Function<K, byte[]> keyBytes,
       java.util.function.Consumer<? super ConsumerRecord<K, V>> business) {

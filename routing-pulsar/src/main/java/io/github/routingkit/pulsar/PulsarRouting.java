@@ -34,6 +34,9 @@ public final class PulsarRouting {
    * {@code builder} returns itself, and {@code clone()} returns a builder that keeps the router
    * too.
    *
+   * <p>With a canary schedule ({@code routing.canary.schedule}) it also sets the builder's
+   * {@code sendTimeout} to {@code routing.canary.delivery-timeout}: set no longer one after it.
+   *
    * @return a builder that configures {@code builder}, for chaining
    * @throws NullPointerException if an argument is null
    */
@@ -41,6 +44,12 @@ public final class PulsarRouting {
     Objects.requireNonNull(builder, "builder");
     RoutingMessageRouter router = new RoutingMessageRouter(Objects.requireNonNull(spec, "spec"));
     builder.messageRoutingMode(MessageRoutingMode.CustomPartition).messageRouter(router);
+    if (spec.canarySchedule() != null) {
+      // a step's markers go out this long after the step: every message routed before it must
+      // be acknowledged or failed by then
+      builder.sendTimeout((int) spec.canarySchedule().deliveryTimeoutMillis(),
+          java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
     return KeepsRouter.wrap(builder, router, spec);
   }
 

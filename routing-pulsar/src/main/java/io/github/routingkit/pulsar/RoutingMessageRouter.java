@@ -4,6 +4,8 @@ import io.github.routingkit.KeyRouter;
 import io.github.routingkit.MessageView;
 import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.router.HashRouter;
+import io.github.routingkit.router.canary.CanarySchedule;
+import io.github.routingkit.router.canary.ScheduleFollower;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
@@ -31,6 +33,10 @@ import org.apache.pulsar.client.api.TopicMetadata;
  *
  * <p><b>Keyless messages</b> follow {@code routing.keyless}.
  *
+ * <p><b>A canary schedule</b> ({@code routing.canary.schedule}): keyed messages are routed at the
+ * share of the step in force by this producer's clock, never an earlier step than one it already
+ * used ({@link PulsarRouting#customPartition} also bounds the producer's send timeout).
+ *
  * <p><b>Versions</b>: with {@code routing.version.source=header} the routing generation is named by
  * the message property {@code routing.version.header}; with the default key prefix it is part of
  * the key.
@@ -53,6 +59,8 @@ public final class RoutingMessageRouter implements MessageRouter {
   private final transient boolean javaStringDefault;
   /** How the router reads messages: byte keys as bytes when the spec has a key format. */
   private final transient MessageView<Message<?>> view;
+  /** With {@code routing.canary.schedule}: the router of the step in force; else null. */
+  private final transient ScheduleFollower follower;
 
   /**
    * Creates a router for the spec.
@@ -65,6 +73,9 @@ public final class RoutingMessageRouter implements MessageRouter {
     this.javaStringDefault = !spec.hasLayers()
         && HashRouter.isPulsarDefault(spec.scheme(), spec.placement());
     this.view = spec.keyFormat().hasHeader() ? BYTE_KEYS : MESSAGE;
+    CanarySchedule schedule = spec.canarySchedule();
+    this.follower = schedule == null ? null : new ScheduleFollower(schedule,
+        spec.withoutCanary().keyRouter(), spec.canaryNext().keyRouter());
   }
 
   /**
@@ -81,7 +92,8 @@ public final class RoutingMessageRouter implements MessageRouter {
         return HashRouter.pulsarDefaultPartition(key, topicMetadata.numPartitions());
       }
     }
-    return router.partitionOf(msg, view, topicMetadata.numPartitions());
+    KeyRouter r = follower == null ? router : follower.routerAt(System.currentTimeMillis());
+    return r.partitionOf(msg, view, topicMetadata.numPartitions());
   }
 
   /**

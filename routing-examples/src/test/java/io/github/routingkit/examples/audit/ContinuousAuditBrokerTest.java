@@ -10,7 +10,6 @@ import io.github.routingkit.audit.KafkaAuditConsumerInterceptor;
 import io.github.routingkit.audit.KafkaAuditProducerInterceptor;
 import io.github.routingkit.audit.KafkaTopicAuditRecorder;
 import io.github.routingkit.audit.OrderingAudit;
-import io.github.routingkit.audit.PulsarAuditConsumerInterceptor;
 import io.github.routingkit.audit.PulsarAuditProducerInterceptor;
 import io.github.routingkit.audit.PulsarTopicAuditRecorder;
 import io.github.routingkit.audit.AuditRecorder;
@@ -200,6 +199,11 @@ class ContinuousAuditBrokerTest {
   // ---- the scenarios, each recorded into the events topic
 
   KafkaProducer<String, String> producer(String id, Map<String, Object> extra) {
+    return new KafkaProducer<>(producerConfig(id, extra));
+  }
+
+  /** The configuration of {@link #producer}, which the scenarios also lint. */
+  Map<String, Object> producerConfig(String id, Map<String, Object> extra) {
     Map<String, Object> p = new HashMap<>();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -209,10 +213,15 @@ class ContinuousAuditBrokerTest {
     p.put("routingkit.audit.producer.id", id);
     p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
     p.putAll(extra);
-    return new KafkaProducer<>(p);
+    return p;
   }
 
   KafkaConsumer<String, String> consumer(String name, String group) {
+    return new KafkaConsumer<>(consumerConfig(name, group));
+  }
+
+  /** The configuration of {@link #consumer}, which the scenarios also lint. */
+  Map<String, Object> consumerConfig(String name, String group) {
     Map<String, Object> c = new HashMap<>();
     c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
@@ -225,7 +234,7 @@ class ContinuousAuditBrokerTest {
       c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
     }
     c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    return new KafkaConsumer<>(c);
+    return c;
   }
 
   /** A group of two members, keyed sends, every record committed: no pair. */
@@ -254,6 +263,9 @@ class ContinuousAuditBrokerTest {
         return seen[0] >= 1000;
       });
     }
+    assertThat(LintedConfigs.lint("continuous-clean", List.of(producerConfig("clean-producer",
+        Map.of())), List.of(consumerConfig("member-a", "clean"), consumerConfig("member-b",
+        "clean")), "--require-key-order", "--strict").clean()).isTrue();
   }
 
   /** Every third send of a key without the key, read by a consumer behind on some partitions. */
@@ -274,6 +286,10 @@ class ContinuousAuditBrokerTest {
     try (KafkaConsumer<String, String> c = consumer("lagging", null)) {
       drainHighestPartitionFirst(c, topic, 6);
     }
+    assertThat(LintedConfigs.lint("continuous-keyless", List.of(producerConfig(
+        "keyless-producer", Map.of("routing.keyless", "round-robin"))), List.of(consumerConfig(
+        "lagging", null)), "--require-key-order", "--require-keyless-order").errors())
+        .containsExactly("RK016");
   }
 
   /** 12 -> 16 partitions under modulo placement; a lagging consumer reads the new ones first. */
@@ -308,6 +324,10 @@ class ContinuousAuditBrokerTest {
     try (KafkaConsumer<String, String> c = consumer("lagging", null)) {
       drainHighestPartitionFirst(c, topic, 16);
     }
+    assertThat(LintedConfigs.lint("continuous-growth", List.of(producerConfig("growth-producer",
+        Map.of(ProducerConfig.METADATA_MAX_AGE_CONFIG, "300"))), List.of(consumerConfig(
+        "lagging", null)), "--require-key-order", "--partitions", "12", "--grow-to", "16")
+        .errors()).containsExactly("RK017");
   }
 
   /** Pulsar, Shared: the slow consumer holds its prefetched messages, the fast one goes on. */
@@ -320,17 +340,20 @@ class ContinuousAuditBrokerTest {
         toKafka.record(r);
         toPulsar.record(r);
       };
-      Consumer<String> fast = client.newConsumer(Schema.STRING).topic(topic)
-          .subscriptionName("audit").subscriptionType(SubscriptionType.Shared)
-          .consumerName("fast").receiverQueueSize(10)
-          .intercept(new PulsarAuditConsumerInterceptor<>(recorder)).subscribe();
-      Consumer<String> slow = client.newConsumer(Schema.STRING).topic(topic)
-          .subscriptionName("audit").subscriptionType(SubscriptionType.Shared)
-          .consumerName("slow").receiverQueueSize(10)
-          .intercept(new PulsarAuditConsumerInterceptor<>(recorder)).subscribe();
+      Map<String, Object> fastConfig = PulsarOrderingAuditBrokerTest.consumerConfig(
+          SubscriptionType.Shared, "fast", 10);
+      Map<String, Object> slowConfig = PulsarOrderingAuditBrokerTest.consumerConfig(
+          SubscriptionType.Shared, "slow", 10);
+      Consumer<String> fast = PulsarOrderingAuditBrokerTest.consumer(client, topic, fastConfig,
+          recorder);
+      Consumer<String> slow = PulsarOrderingAuditBrokerTest.consumer(client, topic, slowConfig,
+          recorder);
+      assertThat(LintedConfigs.lint("continuous-shared", List.of(
+          PulsarOrderingAuditBrokerTest.PRODUCER), List.of(fastConfig, slowConfig),
+          "--require-key-order").errors()).containsExactly("RK004");
       try (Producer<String> producer = client.newProducer(Schema.STRING).topic(topic)
-          .enableBatching(false).intercept(new PulsarAuditProducerInterceptor("shared-producer"))
-          .create()) {
+          .loadConf(PulsarOrderingAuditBrokerTest.PRODUCER)
+          .intercept(new PulsarAuditProducerInterceptor("shared-producer")).create()) {
         for (int i = 0; i < 100; i++) {
           producer.newMessage().key("order-" + (i % 10)).value("v" + i).send();
         }
@@ -407,6 +430,10 @@ class ContinuousAuditBrokerTest {
         producer.send(new ProducerRecord<>(topic, "order-0", "late"));
       }
     }
+    // a crash is no configuration: lint finds nothing to predict it (docs/cli.md, REDELIVERY)
+    assertThat(LintedConfigs.lint("continuous-crash", List.of(producerConfig("crash-producer",
+        Map.of())), List.of(consumerConfig("crashing", "crash-group"), consumerConfig(
+        "successor", "crash-group")), "--require-key-order", "--strict").clean()).isTrue();
   }
 
   static void drainHighestPartitionFirst(KafkaConsumer<String, String> consumer, String topic,

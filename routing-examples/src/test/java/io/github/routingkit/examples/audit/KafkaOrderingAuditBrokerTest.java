@@ -10,8 +10,6 @@ import io.github.routingkit.audit.AuditRecorders;
 import io.github.routingkit.audit.AuditReport;
 import io.github.routingkit.audit.AuditStamp;
 import io.github.routingkit.audit.InMemoryAuditRecorder;
-import io.github.routingkit.audit.KafkaAuditConsumerInterceptor;
-import io.github.routingkit.audit.KafkaAuditProducerInterceptor;
 import io.github.routingkit.audit.OrderingAudit;
 import io.github.routingkit.cli.RoutingCli;
 import java.io.PrintWriter;
@@ -29,14 +27,11 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
@@ -72,16 +67,10 @@ class KafkaOrderingAuditBrokerTest {
 
   /** The producer configuration of {@link #producer}, as routing lint reads it. */
   static Map<String, Object> producerConfig(String id, Map<String, Object> extra) {
-    Map<String, Object> p = new HashMap<>();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-    p.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, RoutingPartitioner.class.getName());
-    p.put(ProducerConfig.INTERCEPTOR_CLASSES_CONFIG, KafkaAuditProducerInterceptor.class.getName());
-    p.put("routingkit.audit.producer.id", id);
-    p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+    Map<String, Object> p = new HashMap<>(Map.of(ProducerConfig.PARTITIONER_CLASS_CONFIG,
+        RoutingPartitioner.class.getName()));
     p.putAll(extra);
-    return p;
+    return AuditedKafkaClients.producerConfig(kafka, id, p);
   }
 
   static KafkaConsumer<String, String> consumer(String name, String recorder, String group) {
@@ -93,23 +82,7 @@ class KafkaOrderingAuditBrokerTest {
    * themselves (enable.auto.commit=false): the tests here read once and never hand partitions over.
    */
   static Map<String, Object> consumerConfig(String name, String recorder, String group) {
-    Map<String, Object> c = new HashMap<>();
-    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    c.put(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, KafkaAuditConsumerInterceptor.class.getName());
-    c.put(ConsumerConfig.CLIENT_ID_CONFIG, name);
-    c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    if (recorder.startsWith("file:")) {
-      c.put("routingkit.audit.log", recorder.substring("file:".length()));
-    } else {
-      c.put("routingkit.audit.recorder", recorder);
-    }
-    if (group != null) {
-      c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-    }
-    c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    return c;
+    return AuditedKafkaClients.consumerConfig(kafka, name, recorder, group, Map.of());
   }
 
   /** Reads every partition to its end, one at a time, from the highest partition down. */

@@ -8,8 +8,6 @@ import io.github.routingkit.audit.AuditRecorders;
 import io.github.routingkit.audit.AuditReport;
 import io.github.routingkit.audit.AuditStamp;
 import io.github.routingkit.audit.InMemoryAuditRecorder;
-import io.github.routingkit.audit.KafkaAuditConsumerInterceptor;
-import io.github.routingkit.audit.KafkaAuditProducerInterceptor;
 import io.github.routingkit.kafka.RoutingPartitioner;
 import io.github.routingkit.testbrokers.EmbeddedKafka;
 import java.nio.charset.StandardCharsets;
@@ -27,8 +25,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -56,36 +52,21 @@ class KafkaOrderingLintBrokerTest {
     }
   }
 
-  /** A producer config with the audit's stamping interceptor. */
   static Map<String, Object> producerConfig(String id, Map<String, Object> extra) {
-    Map<String, Object> p = new LinkedHashMap<>();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-    p.put(ProducerConfig.INTERCEPTOR_CLASSES_CONFIG, KafkaAuditProducerInterceptor.class.getName());
-    p.put("routingkit.audit.producer.id", id);
-    p.put(ProducerConfig.LINGER_MS_CONFIG, "0");
-    p.putAll(extra);
-    return p;
+    return AuditedKafkaClients.producerConfig(kafka, id, extra);
   }
 
-  /** A consumer config recording into {@code recorder}, in {@code group} (null: none). */
+  /**
+   * A consumer config recording into {@code recorder}, in {@code group} (null: none); a group
+   * member keeps the client's commit default (auto-commit) unless {@code extra} sets it.
+   */
   static Map<String, Object> consumerConfig(String name, String recorder, String group,
       Map<String, Object> extra) {
-    Map<String, Object> c = new LinkedHashMap<>();
-    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    c.put(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, KafkaAuditConsumerInterceptor.class.getName());
-    c.put(ConsumerConfig.CLIENT_ID_CONFIG, name);
-    c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    c.put("routingkit.audit.recorder", recorder);
-    if (group == null) {
-      c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    } else {
-      c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+    Map<String, Object> c = AuditedKafkaClients.consumerConfig(kafka, name, recorder, group,
+        extra);
+    if (group != null && !extra.containsKey(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG)) {
+      c.remove(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG);
     }
-    c.putAll(extra);
     return c;
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.routingkit.testbrokers.EmbeddedPulsar;
 import io.github.routingkit.audit.AuditCause;
 import io.github.routingkit.audit.AuditFinding;
+import io.github.routingkit.audit.AuditRecorder;
 import io.github.routingkit.audit.AuditReport;
 import io.github.routingkit.audit.InMemoryAuditRecorder;
 import io.github.routingkit.audit.PulsarAuditConsumerInterceptor;
@@ -61,7 +62,7 @@ class PulsarOrderingAuditBrokerTest {
   }
 
   static Consumer<String> consumer(PulsarClient c, String topic, Map<String, Object> config,
-      InMemoryAuditRecorder recorder) throws Exception {
+      AuditRecorder recorder) throws Exception {
     return c.newConsumer(Schema.STRING).topic(topic).loadConf(config)
         .intercept(new PulsarAuditConsumerInterceptor<>(recorder)).subscribe();
   }

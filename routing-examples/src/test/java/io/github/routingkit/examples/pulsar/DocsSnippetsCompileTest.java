@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every Java snippet of docs/pulsar.md compiles as shown: its {@code import} lines become the
+ * Every Java snippet of docs/pulsar.md and docs/rollout.md compiles as shown: its {@code import} lines become the
  * compilation unit's imports, the rest the body of a method in a class that declares, as fields,
  * the variables the page says it assumes. Compiled with {@code javax.tools} against the test
  * classpath (the real routing-pulsar, pulsar-client and pulsar-admin jars).
@@ -44,6 +44,9 @@ class DocsSnippetsCompileTest {
       java.util.List<String> joinOrder;
       java.util.Map<String, java.util.List<org.apache.pulsar.client.api.Range>> rangesByConsumer;
       io.github.routingkit.pulsar.BundleLocator.Bundle hot;
+      io.github.routingkit.switching.SwitchPlan plan;
+      volatile boolean running;
+      abstract void process(org.apache.pulsar.client.api.Message<String> message);
       """;
 
   static List<String> snippets(Path markdown) throws IOException {
@@ -55,13 +58,27 @@ class DocsSnippetsCompileTest {
     return snippets;
   }
 
+  /** The context docs/rollout.md names for its snippets. */
+  private static final String ROLLOUT_CONTEXT = """
+      java.util.Properties producerConfig;
+      org.apache.kafka.clients.producer.KafkaProducer<String, String> producer;
+      org.apache.kafka.clients.consumer.KafkaConsumer<String, String> consumer;
+      org.apache.kafka.clients.consumer.ConsumerRebalanceListener myListener;
+      volatile boolean running;
+      abstract void process(org.apache.kafka.clients.consumer.ConsumerRecord<String, String> r);
+      """;
+
   static String compilationUnit(String className, String snippet) {
+    return compilationUnit(className, snippet, CONTEXT);
+  }
+
+  static String compilationUnit(String className, String snippet, String context) {
     StringBuilder imports = new StringBuilder();
     StringBuilder body = new StringBuilder();
     for (String line : snippet.split("\n", -1)) {
       (line.startsWith("import ") ? imports : body).append(line).append('\n');
     }
-    return imports + "\nabstract class " + className + " {\n" + CONTEXT
+    return imports + "\nabstract class " + className + " {\n" + context
         + "  void snippet() throws Exception {\n" + body + "  }\n}\n";
   }
 
@@ -114,6 +131,24 @@ class DocsSnippetsCompileTest {
     Path out = Files.createTempDirectory("docs-snippets");
     List<String> errors = compile(sources, out);
     assertThat(errors).as("docs/pulsar.md snippets as compiled:%n%s", String.join("\n", units))
+        .isEmpty();
+  }
+
+  @Test
+  void everyJavaSnippetOfRolloutMdCompiles() throws IOException {
+    Path doc = Path.of("..", "docs", "rollout.md");
+    List<String> snippets = snippets(doc);
+    assertThat(snippets).as("java snippets in %s", doc).hasSizeGreaterThanOrEqualTo(2);
+    List<JavaFileObject> sources = new ArrayList<>();
+    Set<String> units = new LinkedHashSet<>();
+    for (int i = 0; i < snippets.size(); i++) {
+      String name = "RolloutMdSnippet" + (i + 1);
+      String unit = compilationUnit(name, snippets.get(i), ROLLOUT_CONTEXT);
+      units.add(unit);
+      sources.add(source(name, unit));
+    }
+    List<String> errors = compile(sources, Files.createTempDirectory("docs-snippets"));
+    assertThat(errors).as("docs/rollout.md snippets as compiled:%n%s", String.join("\n", units))
         .isEmpty();
   }
 
