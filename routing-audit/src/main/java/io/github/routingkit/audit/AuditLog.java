@@ -263,33 +263,7 @@ public final class AuditLog {
     }
 
     AuditRecord record() {
-      ws();
-      expect('{');
-      ws();
-      if (peek() == '}') {
-        i++;
-      } else {
-        while (true) {
-          ws();
-          String name = str();
-          ws();
-          expect(':');
-          ws();
-          field(name);
-          ws();
-          char ch = next();
-          if (ch == '}') {
-            break;
-          }
-          if (ch != ',') {
-            throw bad("expected ',' or '}' at column " + i);
-          }
-        }
-      }
-      ws();
-      if (i != s.length()) {
-        throw bad("text after the JSON object at column " + (i + 1));
-      }
+      object(this::field);
       require(k, "k");
       require(p, "p");
       require(seq, "s");
@@ -356,6 +330,16 @@ public final class AuditLog {
     /** Parses a flat object of string fields (a finding line); a field given twice is bad. */
     java.util.Map<String, String> strings() {
       java.util.Map<String, String> out = new java.util.HashMap<>();
+      object(name -> {
+        if (out.put(name, strValue("value")) != null) {
+          throw bad("field given twice");
+        }
+      });
+      return out;
+    }
+
+    /** Reads one flat object, the whole line, handing each field's name to {@code field}. */
+    private void object(java.util.function.Consumer<String> field) {
       ws();
       expect('{');
       ws();
@@ -368,9 +352,7 @@ public final class AuditLog {
           ws();
           expect(':');
           ws();
-          if (out.put(name, strValue("value")) != null) {
-            throw bad("field given twice");
-          }
+          field.accept(name);
           ws();
           char ch = next();
           if (ch == '}') {
@@ -385,7 +367,6 @@ public final class AuditLog {
       if (i != s.length()) {
         throw bad("text after the JSON object at column " + (i + 1));
       }
-      return out;
     }
 
     private String common(String text) {

@@ -30,8 +30,8 @@ import org.apache.kafka.streams.state.Stores;
  *       offset) order, the order the batch audit merges logs in. An event older than what was
  *       already applied is applied on arrival and counted as {@code late}.</li>
  *   <li>Per key stream (topic, producer, epoch, key) the state store keeps the record with the
- *       highest sequence, whether the stream had a pair, and when it was last seen: about 250
- *       bytes plus the key.</li>
+ *       highest sequence (its audit line), whether the stream had a pair, and when it was last
+ *       seen.</li>
  *   <li><b>Retention</b>: a stream not seen for {@link Builder#retention retention} of stream
  *       time is forgotten (a scan every {@link Builder#retentionScan retentionScan} of wall clock
  *       time, so a stream lives at most retention plus one scan interval after its last event)

@@ -11,6 +11,8 @@ import io.github.routingkit.audit.KafkaAuditProducerInterceptor;
 import io.github.routingkit.audit.KafkaTopicAuditRecorder;
 import io.github.routingkit.audit.OrderingAudit;
 import io.github.routingkit.audit.PulsarAuditProducerInterceptor;
+import io.github.routingkit.audit.PulsarTopicAuditRecorder;
+import io.github.routingkit.audit.AuditRecorder;
 import io.github.routingkit.audit.streams.ContinuousAudit;
 import io.github.routingkit.kafka.RoutingPartitioner;
 import io.github.routingkit.testbrokers.EmbeddedKafka;
@@ -25,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -67,6 +70,7 @@ class ContinuousAuditBrokerTest {
   static final String PAIRS = "audit-pairs";
   static final String APP = "routingkit-audit-broker-test";
   static final Duration GRACE = Duration.ofSeconds(20);
+  static final String PULSAR_EVENTS = "persistent://public/default/audit-events";
 
   @TempDir
   Path dir;
@@ -97,7 +101,9 @@ class ContinuousAuditBrokerTest {
         b.destroyForcibly().waitFor(60, TimeUnit.SECONDS); // SIGKILL: no commit, no close
 
         partitionGrowth("audit-cont-growth");
+        pulsar.createPartitionedTopic(PULSAR_EVENTS, 3);
         sharedSubscription(client, "persistent://public/default/audit-cont-shared");
+        pulsarEventsAreKeyedOnePartitionPerKey(client);
         b = follow("b-2");
         consumerCrash("audit-cont-crash");
 
@@ -326,8 +332,14 @@ class ContinuousAuditBrokerTest {
 
   /** Pulsar, Shared: the slow consumer holds its prefetched messages, the fast one goes on. */
   void sharedSubscription(PulsarClient client, String topic) throws Exception {
-    try (KafkaTopicAuditRecorder recorder = KafkaTopicAuditRecorder.create(
-        Map.of("bootstrap.servers", kafka.bootstrapServers()), EVENTS, 100_000)) {
+    try (KafkaTopicAuditRecorder toKafka = KafkaTopicAuditRecorder.create(
+        Map.of("bootstrap.servers", kafka.bootstrapServers()), EVENTS, 100_000);
+         PulsarTopicAuditRecorder toPulsar = PulsarTopicAuditRecorder.create(client,
+             PULSAR_EVENTS, 100_000)) {
+      AuditRecorder recorder = r -> {
+        toKafka.record(r);
+        toPulsar.record(r);
+      };
       Map<String, Object> fastConfig = PulsarOrderingAuditBrokerTest.consumerConfig(
           SubscriptionType.Shared, "fast", 10);
       Map<String, Object> slowConfig = PulsarOrderingAuditBrokerTest.consumerConfig(
@@ -367,6 +379,27 @@ class ContinuousAuditBrokerTest {
       fast.close();
       slow.close();
     }
+  }
+
+  /** The same records shipped to a partitioned Pulsar topic: keyed, one partition per key. */
+  void pulsarEventsAreKeyedOnePartitionPerKey(PulsarClient client) throws Exception {
+    Map<String, Set<String>> partitionsOfKey = new HashMap<>();
+    int n = 0;
+    try (Consumer<byte[]> c = client.newConsumer(Schema.BYTES).topic(PULSAR_EVENTS)
+        .subscriptionName("check").subscriptionInitialPosition(
+            org.apache.pulsar.client.api.SubscriptionInitialPosition.Earliest).subscribe()) {
+      for (Message<byte[]> m = c.receive(10, TimeUnit.SECONDS); m != null && n < 100;
+          m = n < 100 ? c.receive(10, TimeUnit.SECONDS) : null) {
+        AuditRecord r = AuditLog.parse(new String(m.getValue(),
+            java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(m.getKey()).isEqualTo(r.key());
+        partitionsOfKey.computeIfAbsent(r.key(), k -> new java.util.HashSet<>())
+            .add(m.getTopicName());
+        n++;
+      }
+    }
+    assertThat(n).isEqualTo(100);
+    assertThat(partitionsOfKey).hasSize(10).allSatisfy((k, parts) -> assertThat(parts).hasSize(1));
   }
 
   /** A member reads and dies without committing; the next member of the group reads it all again. */

@@ -33,10 +33,9 @@ import org.apache.kafka.streams.StreamsConfig;
  * directory and the changelog topics take. Not a unit test: run it on an idle machine.
  *
  * <pre>{@code
- * ./mvnw -q -pl routing-examples -am test-compile
- * ./mvnw -q -pl routing-examples dependency:build-classpath -Dmdep.includeScope=test \
- *     -Dmdep.outputFile=target/test.classpath
- * java -Xmx1g -cp routing-examples/target/test-classes:$(cat routing-examples/target/test.classpath) \
+ * ./mvnw -q -pl routing-examples -am test-compile dependency:build-classpath \
+ *     -Dmdep.includeScope=test -Dmdep.outputFile=target/test.classpath
+ * cd routing-examples && java -Xmx1g -cp target/test-classes:target/classes:$(cat target/test.classpath) \
  *     io.github.routingkit.examples.audit.ContinuousAuditThroughput 1000000 1000000 eos
  * }</pre>
  */
@@ -66,6 +65,8 @@ public final class ContinuousAuditThroughput {
       Properties p = ContinuousAudit.streamsConfig("throughput", kafka.bootstrapServers(), eos,
           state);
       p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+      long heapBefore = heapAfterGc(); // the broker and the loaded events: not the audit's
+      long rssBefore = rss();
       long start;
       long applied;
       try (KafkaStreams streams = new KafkaStreams(audit.topology(), p)) {
@@ -84,12 +85,13 @@ public final class ContinuousAuditThroughput {
         long stateBytes = size(state);
         long changelog = changelogBytes(kafka);
         System.out.printf("%s, %,d events on %,d keys: %,.0f events/s (%.1f s from start,"
-            + " including the task start); pairs %,d; heap after GC %,d MB; resident %,d MB;"
-            + " state dir %,d MB; changelog topics %,d MB; load average before: %s, after: %s%n",
+            + " including the task start); pairs %,d; the instance's heap after GC %,d MB and"
+            + " resident memory %,d MB (this JVM's, less the broker's before the start); state dir"
+            + " %,d MB; changelog topics %,d MB; load average before: %s, after: %s%n",
             eos ? "exactly_once_v2" : "at_least_once", events, keys,
-            events / (applied / 1e9), applied / 1e9, audit.totals().pairs(), heap >> 20,
-            rss >> 20, stateBytes >> 20, changelog >> 20, load,
-            Files.readString(Path.of("/proc/loadavg")).trim());
+            events / (applied / 1e9), applied / 1e9, audit.totals().pairs(),
+            (heap - heapBefore) >> 20, (rss - rssBefore) >> 20, stateBytes >> 20,
+            changelog >> 20, load, Files.readString(Path.of("/proc/loadavg")).trim());
       }
     } finally {
       try (Stream<Path> files = Files.walk(state)) {
