@@ -163,7 +163,7 @@ class BatchStreamsDifferentialTest {
   List<AuditRecord> fixture(String name) throws IOException {
     Path copy = dir.resolve(name);
     try (java.io.InputStream in = getClass().getResourceAsStream("/fixtures/" + name)) {
-      Files.copy(in, copy);
+      Files.copy(in, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
     List<AuditRecord> out = new ArrayList<>();
     try (io.github.routingkit.audit.AuditLogReader r = io.github.routingkit.audit.AuditLogReader
