@@ -431,7 +431,9 @@ public final class MemberBarrier<R> {
     if (part != null) {
       int i = part.skipped.indexOf(offset);
       if (i >= 0) {
-        if (!passedFor(part.skipped.move(i))) {
+        // an earlier skipped record of the same wait was not read again yet (the wait ended
+        // during this re-read, which started after it): it goes first, from a later re-read
+        if (!passedFor(part.skipped.move(i)) || !part.skipped.firstOfMove(i)) {
           return Outcome.SKIPPED;
         }
         part.skipped.remove(i);

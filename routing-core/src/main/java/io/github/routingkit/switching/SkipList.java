@@ -6,12 +6,14 @@ import java.util.Map;
 
 /**
  * The records of one partition a {@link MemberBarrier} skipped: (offset, move) pairs in offset
- * order, 16 bytes each in one growing array. Not thread-safe.
+ * order, 16 bytes each in one growing array, and per distinct move its count and lowest offset.
+ * Not thread-safe.
  */
 final class SkipList {
   private long[] pairs = new long[0];
   private int size;
-  private final Map<Long, Integer> moves = new HashMap<>();
+  /** Per move: {count, lowest offset}. */
+  private final Map<Long, long[]> moves = new HashMap<>();
 
   int size() {
     return size;
@@ -33,12 +35,25 @@ final class SkipList {
     pairs[2 * size] = offset;
     pairs[2 * size + 1] = move;
     size++;
-    moves.merge(move, 1, Integer::sum);
+    long[] m = moves.get(move);
+    if (m == null) {
+      moves.put(move, new long[] {1, offset});
+    } else {
+      m[0]++;
+    }
   }
 
   /** Whether a record with this move (the same wait, so perhaps the same key) is skipped. */
   boolean contains(long move) {
     return moves.containsKey(move);
+  }
+
+  /**
+   * Whether the pair at {@code i} is the lowest-offset one with its move: no earlier record that
+   * waits the same way (perhaps of the same key) is still skipped.
+   */
+  boolean firstOfMove(int i) {
+    return moves.get(move(i))[1] == offset(i);
   }
 
   /** The index of {@code offset}, or -1. */
@@ -60,7 +75,17 @@ final class SkipList {
   }
 
   void remove(int i) {
-    moves.computeIfPresent(pairs[2 * i + 1], (m, n) -> n == 1 ? null : n - 1);
+    long move = pairs[2 * i + 1];
+    long[] m = moves.get(move);
+    if (--m[0] == 0) {
+      moves.remove(move);
+    } else if (m[1] == pairs[2 * i]) {
+      int j = i + 1;
+      while (pairs[2 * j + 1] != move) {
+        j++;
+      }
+      m[1] = pairs[2 * j];
+    }
     System.arraycopy(pairs, 2 * i + 2, pairs, 2 * i, 2 * (size - i - 1));
     size--;
   }

@@ -535,8 +535,15 @@ final class GroupSimulation {
     List<Integer> owned = new ArrayList<>(m.owned);
     int p = owned.get(rnd.nextInt(owned.size()));
     // a re-read starts at or below what is safe to commit (a seek past a waiting record skips it)
+    // and below the position: it reads at least one entry again, as a redelivery does, so the
+    // member goes on publishing what the partition passed (a barrier with no state for a
+    // partition has no offset to publish it with)
     long safe = m.barrier.safeOffset(p);
-    long back = rnd.nextLong((safe < 0 ? m.position.get(p) : Math.min(safe, m.position.get(p))) + 1);
+    long pos = m.position.get(p);
+    if (pos == 0) {
+      return;
+    }
+    long back = rnd.nextLong(safe < 0 ? pos : Math.min(safe + 1, pos));
     note("m" + m.id + " replays p" + p + " from " + back);
     m.barrier.revoked(p);
     m.paused.remove(p);

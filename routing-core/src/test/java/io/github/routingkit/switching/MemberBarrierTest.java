@@ -120,6 +120,32 @@ class MemberBarrierTest {
   }
 
   @Test
+  void aWaitThatEndsDuringAReReadStartedAfterItsFirstSkippedRecordKeepsTheKeysOrder() {
+    // k0 moves 0 -> 2 and k1 moves 1 -> 2: two waits on partition 2
+    SwitchPlan plan = SwitchPlan.oneStep("g", 1, new TableRouter(new int[] {0, 1}),
+        new TableRouter(new int[] {2, 2}), 3);
+    MemberBarrier<String> b = new MemberBarrier<>(plan, 0, 10);
+    assertThat(b.offer("k0#1", 2, 0, K0, out)).isEqualTo(Outcome.SKIPPED);
+    assertThat(b.offer("k1#1", 2, 1, K1, out)).isEqualTo(Outcome.SKIPPED);
+    assertThat(b.offer("k0#2", 2, 2, K0, out)).isEqualTo(Outcome.SKIPPED);
+    b.progress(1, 1, out);
+    assertThat(b.rereads()).isEqualTo(Map.of(2, 1L));
+    b.sought(2, 1);
+    assertThat(b.offer("k1#1", 2, 1, K1, out)).isEqualTo(Outcome.DELIVERED);
+    b.progress(0, 1, out);
+    assertThat(b.offer("k0#2", 2, 2, K0, out)).as("k0#1 at offset 0 was not read again yet")
+        .isEqualTo(Outcome.SKIPPED);
+    assertThat(b.rereads()).isEqualTo(Map.of(2, 0L));
+    b.sought(2, 0);
+    assertThat(b.offer("k0#1", 2, 0, K0, out)).isEqualTo(Outcome.DELIVERED);
+    assertThat(b.offer("k1#1", 2, 1, K1, out)).isEqualTo(Outcome.DROPPED);
+    assertThat(b.offer("k0#2", 2, 2, K0, out)).isEqualTo(Outcome.DELIVERED);
+    assertThat(out).containsExactly("k1#1", "k0#1", "k0#2");
+    assertThat(b.skipped()).isZero();
+    assertThat(b.safeOffset(2)).isEqualTo(3);
+  }
+
+  @Test
   void withHoldAndSkipListFullThePartitionIsRewoundAndResumedOnceThePartitionPassed() {
     MemberBarrier<String> b = new MemberBarrier<>(PLAN, 0, 0);
     assertThat(b.offer("x", 1, 2, (byte[]) null, out)).isEqualTo(Outcome.DELIVERED);
