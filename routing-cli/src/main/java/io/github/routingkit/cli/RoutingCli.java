@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
 public final class RoutingCli implements Runnable {
   /** Exit code of a failed check: {@code analyze --fail-above}, {@code plan}'s hot-key verdict. */
   public static final int EXIT_CHECK_FAILED = 1;
-  /** The former name of {@link #EXIT_CHECK_FAILED}. */
+  /** Another name of {@link #EXIT_CHECK_FAILED}. */
   public static final int EXIT_THRESHOLD = EXIT_CHECK_FAILED;
   /** Exit code of bad input: an argument, an unreadable or empty file, an invalid spec. */
   public static final int EXIT_USAGE = 2;

@@ -158,7 +158,7 @@ public final class DistributionReport {
     }
     verdict = SkewVerdict.of(statistics.maxOverMean(), samplingP99, effectiveKeys, perfectHashP99,
         hotKeyFloorOf(top, n), n);
-    this.advice = advise();
+    this.advice = SkewAdvice.of(this);
   }
 
   /** The most partitions a report counts (2^20, as the layered routers): per-partition tables. */
@@ -288,53 +288,6 @@ public final class DistributionReport {
   /** Returns the verdict explained in one or two sentences, with the numbers behind it. */
   public String advice() {
     return advice;
-  }
-
-  private String advise() {
-    double r = maxOverMean();
-    String cause = r <= perfectHashP99
-        ? " A perfect hash would do no better on these keys (their weights make them "
-            + Text.num(Math.round(effectiveKeys)) + " effective keys: expected "
-            + Text.dec(perfectHashExpected, 4) + ", p99 " + Text.dec(perfectHashP99, 4)
-            + "), so the keys, not the hash, cause it."
-        : " A perfect hash would do better on these keys (p99 " + Text.dec(perfectHashP99, 4)
-            + " for " + Text.num(Math.round(effectiveKeys)) + " effective keys): suspect the"
-            + " hash or the placement too.";
-    String hot = "";
-    if (!topKeys.isEmpty() && hotKeyFloor() > 1.1) {
-      KeyShare k = topKeys.get(0);
-      hot = " The hottest key " + Text.shortKey(k.key()) + " alone carries " + Text.pct(k.share())
-          + " of the messages, so no router that keeps a key on one partition gets below "
-          + Text.dec(hotKeyFloor(), 2) + " at " + partitions() + " partitions, and more partitions"
-          + " make that floor higher.";
-    }
-    switch (verdict) {
-      case WITHIN_PERFECT_HASH_BOUND:
-        return "max/mean " + Text.dec(r, 4) + " is within what chance explains for "
-            + Text.num(messages()) + " messages (a perfect hash reaches up to "
-            + Text.dec(samplingP99, 4) + " at p99). No evidence of skew"
-            + (samplingP99 > 1.1 ? "; the sample is too small to show less, use more keys." : ".");
-      case BALANCED:
-        return "max/mean " + Text.dec(r, 4) + " is above what chance explains for "
-            + Text.num(messages()) + " messages (p99 " + Text.dec(samplingP99, 4)
-            + ") but below 1.1: balanced enough, nothing to do.";
-      case SUSPECT_ROUTER:
-        return "max/mean " + Text.dec(r, 4) + " is far above what these keys allow: as "
-            + Text.num(Math.round(effectiveKeys)) + " effective keys on " + partitions()
-            + " partitions a perfect hash would reach at most " + Text.dec(perfectHashP99, 4)
-            + " (p99), and the hottest key alone explains at most " + Text.dec(hotKeyFloor(), 4)
-            + ". The keys are fine: suspect the router (its scheme and placement, a segment"
-            + " layout, a version generation with fewer partitions, a custom partitioner), not"
-            + " the key design. Partition " + statistics.hottestPartition() + " carries "
-            + Text.pct((double) statistics.max() / Math.max(1, messages())) + " of the messages.";
-      case KEEP_HEADROOM:
-        return "max/mean " + Text.dec(r, 4) + " is between 1.1 and 1.5: keep ~30 % headroom on the"
-            + " hottest partition" + (r > 1.3 ? " (it exceeds 1.3: plan capacity for "
-            + Text.dec(r, 2) + " x the mean load)" : "") + "." + cause + hot;
-      default:
-        return "max/mean " + Text.dec(r, 4) + " is above 1.5: fix the key design (finer or salted"
-            + " keys, a hot-key strategy) before adding partitions." + cause + hot;
-    }
   }
 
   /** Returns a human-readable report: summary, per-partition table with bars, hottest keys. */

@@ -7,7 +7,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The former name of {@link io.github.routingkit.audit.KafkaAuditConsumerInterceptor}, kept so that
+ * The deprecated name of {@link io.github.routingkit.audit.KafkaAuditConsumerInterceptor}, kept so that
  * consumer configs naming it in {@code interceptor.classes} keep working; it delegates every call
  * to that class, with the same configuration and the same records.
  *

@@ -6,7 +6,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
- * The former name of {@link io.github.routingkit.audit.KafkaAuditProducerInterceptor}, kept so that
+ * The deprecated name of {@link io.github.routingkit.audit.KafkaAuditProducerInterceptor}, kept so that
  * producer configs naming it in {@code interceptor.classes} keep working; it delegates every call
  * to that class, with the same configuration and the same stamps.
  *

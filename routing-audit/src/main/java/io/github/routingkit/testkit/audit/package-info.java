@@ -1,5 +1,5 @@
 /**
- * Former names of the Kafka audit interceptors, kept for configs that name them in
- * {@code interceptor.classes}; deprecated: use {@link io.github.routingkit.audit}.
+ * Deprecated names of the Kafka audit interceptors, kept for configs that name them in
+ * {@code interceptor.classes}; use {@link io.github.routingkit.audit}.
  */
 package io.github.routingkit.testkit.audit;

@@ -24,10 +24,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every Java snippet of docs/pulsar.md and docs/rollout.md compiles as shown: its {@code import} lines become the
+ * Every Java snippet of docs/pulsar.md, docs/rollout.md and docs/kafka.md compiles as shown: its {@code import} lines become the
  * compilation unit's imports, the rest the body of a method in a class that declares, as fields,
  * the variables the page says it assumes. Compiled with {@code javax.tools} against the test
- * classpath (the real routing-pulsar, pulsar-client and pulsar-admin jars).
+ * classpath (the real routing-pulsar, routing-kafka, pulsar-client, pulsar-admin, kafka-clients
+ * and kafka-streams jars). A block fenced {@code ```java <library>} needs a library the build
+ * does not have (docs/kafka.md's spring-kafka line) and is not compiled.
  */
 @Tag("slow")
 class DocsSnippetsCompileTest {
@@ -66,6 +68,18 @@ class DocsSnippetsCompileTest {
       org.apache.kafka.clients.consumer.ConsumerRebalanceListener myListener;
       volatile boolean running;
       abstract void process(org.apache.kafka.clients.consumer.ConsumerRecord<String, String> r);
+      """;
+
+  /** The context docs/kafka.md names for its snippets. */
+  private static final String KAFKA_CONTEXT = """
+      java.util.Map<String, Object> configs;
+      org.apache.kafka.clients.producer.KafkaProducer<String, String> kafkaProducer;
+      org.apache.kafka.common.serialization.Serializer<String> keySerializer;
+      org.apache.kafka.common.serialization.Serializer<String> valueSerializer;
+      org.apache.kafka.streams.kstream.KStream<String, String> stream;
+      org.apache.kafka.streams.kstream.KTable<String, String> table;
+      org.apache.kafka.streams.KafkaStreams streams;
+      String key;
       """;
 
   static String compilationUnit(String className, String snippet) {
@@ -149,6 +163,24 @@ class DocsSnippetsCompileTest {
     }
     List<String> errors = compile(sources, Files.createTempDirectory("docs-snippets"));
     assertThat(errors).as("docs/rollout.md snippets as compiled:%n%s", String.join("\n", units))
+        .isEmpty();
+  }
+
+  @Test
+  void everyJavaSnippetOfKafkaMdCompiles() throws IOException {
+    Path doc = Path.of("..", "docs", "kafka.md");
+    List<String> snippets = snippets(doc);
+    assertThat(snippets).as("java snippets in %s", doc).hasSize(2);
+    List<JavaFileObject> sources = new ArrayList<>();
+    Set<String> units = new LinkedHashSet<>();
+    for (int i = 0; i < snippets.size(); i++) {
+      String name = "KafkaMdSnippet" + (i + 1);
+      String unit = compilationUnit(name, snippets.get(i), KAFKA_CONTEXT);
+      units.add(unit);
+      sources.add(source(name, unit));
+    }
+    List<String> errors = compile(sources, Files.createTempDirectory("docs-snippets"));
+    assertThat(errors).as("docs/kafka.md snippets as compiled:%n%s", String.join("\n", units))
         .isEmpty();
   }
 
