@@ -153,17 +153,7 @@ class DocsSnippetsCompileTest {
     Path doc = Path.of("..", "docs", "rollout.md");
     List<String> snippets = snippets(doc);
     assertThat(snippets).as("java snippets in %s", doc).hasSizeGreaterThanOrEqualTo(2);
-    List<JavaFileObject> sources = new ArrayList<>();
-    Set<String> units = new LinkedHashSet<>();
-    for (int i = 0; i < snippets.size(); i++) {
-      String name = "RolloutMdSnippet" + (i + 1);
-      String unit = compilationUnit(name, snippets.get(i), ROLLOUT_CONTEXT);
-      units.add(unit);
-      sources.add(source(name, unit));
-    }
-    List<String> errors = compile(sources, Files.createTempDirectory("docs-snippets"));
-    assertThat(errors).as("docs/rollout.md snippets as compiled:%n%s", String.join("\n", units))
-        .isEmpty();
+    assertCompile(doc, snippets, "RolloutMdSnippet", ROLLOUT_CONTEXT);
   }
 
   @Test
@@ -171,17 +161,23 @@ class DocsSnippetsCompileTest {
     Path doc = Path.of("..", "docs", "kafka.md");
     List<String> snippets = snippets(doc);
     assertThat(snippets).as("java snippets in %s", doc).hasSize(2);
+    assertCompile(doc, snippets, "KafkaMdSnippet", KAFKA_CONTEXT);
+  }
+
+  /** Compiles each snippet as its own unit (named prefix1, prefix2, ...) and asserts no error. */
+  private static void assertCompile(Path doc, List<String> snippets, String prefix, String context)
+      throws IOException {
     List<JavaFileObject> sources = new ArrayList<>();
     Set<String> units = new LinkedHashSet<>();
     for (int i = 0; i < snippets.size(); i++) {
-      String name = "KafkaMdSnippet" + (i + 1);
-      String unit = compilationUnit(name, snippets.get(i), KAFKA_CONTEXT);
+      String name = prefix + (i + 1);
+      String unit = compilationUnit(name, snippets.get(i), context);
       units.add(unit);
       sources.add(source(name, unit));
     }
     List<String> errors = compile(sources, Files.createTempDirectory("docs-snippets"));
-    assertThat(errors).as("docs/kafka.md snippets as compiled:%n%s", String.join("\n", units))
-        .isEmpty();
+    assertThat(errors).as("%s snippets as compiled:%n%s", doc.getFileName(),
+        String.join("\n", units)).isEmpty();
   }
 
   @Test
