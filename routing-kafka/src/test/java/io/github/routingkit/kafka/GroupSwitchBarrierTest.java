@@ -17,6 +17,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
@@ -54,8 +55,11 @@ class GroupSwitchBarrierTest {
     return new TopicPartition(TOPIC, p);
   }
 
+  // The constructors below exist in every kafka-clients version the build tests (3.6 to 4.1);
+  // 4.x deprecates them in favour of ones 3.x lacks.
+  @SuppressWarnings("deprecation")
   private static MockConsumer<String, String> consumer(int... partitions) {
-    MockConsumer<String, String> c = new MockConsumer<>("earliest");
+    MockConsumer<String, String> c = new MockConsumer<>(OffsetResetStrategy.EARLIEST);
     List<TopicPartition> tps = new ArrayList<>();
     Map<TopicPartition, Long> begin = new HashMap<>();
     for (int p : partitions) {
@@ -91,12 +95,13 @@ class GroupSwitchBarrierTest {
   }
 
   @SafeVarargs
+  @SuppressWarnings("deprecation")
   private static ConsumerRecords<String, String> poll(ConsumerRecord<String, String>... rs) {
     Map<TopicPartition, List<ConsumerRecord<String, String>>> m = new HashMap<>();
     for (ConsumerRecord<String, String> r : rs) {
       m.computeIfAbsent(new TopicPartition(r.topic(), r.partition()), x -> new ArrayList<>()).add(r);
     }
-    return new ConsumerRecords<>(m, Map.of());
+    return new ConsumerRecords<>(m);
   }
 
   @Test
