@@ -98,6 +98,10 @@ final class LocateCommand implements Callable<Integer> {
           + " native placement; 'all' for every one) put the key on the spec's partition.")
   List<String> agreeWith;
 
+  @Option(names = "--expect-partition", paramLabel = "N",
+      description = "Exit with code 1 unless the spec puts the key on partition N.")
+  Integer expectPartition;
+
   @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30s",
       description = "How long to wait for a broker before giving up with exit code 2 (default:"
           + " ${DEFAULT-VALUE}).")
@@ -144,6 +148,10 @@ final class LocateCommand implements Callable<Integer> {
       throw new ParameterException(cmd, "--format was '" + format + "', must be text or json");
     }
     Set<HashScheme> agree = agreeSchemes(cmd);
+    if (expectPartition != null && expectPartition < 0) {
+      throw new ParameterException(cmd, "--expect-partition was " + expectPartition
+          + ", must be at least 0");
+    }
     Duration wait = AnalyzeCommand.duration(cmd, "--timeout", timeout, AnalyzeCommand.MAX_TIMEOUT);
     if (!kafka && !routerOptions.given()) {
       routerOptions.scheme = "pulsar-java-string"; // the Java client's default router hash
@@ -165,6 +173,10 @@ final class LocateCommand implements Callable<Integer> {
         notes.add(0, "the spec lists this key as hot: its records spread over the hot-key"
             + " candidates by load, the partition above is the first of them only");
       }
+      if (expectPartition != null && expectPartition >= n) {
+        throw new KeyInput.InputException("--expect-partition was " + expectPartition + ", "
+            + t.describe() + " has partitions 0 to " + (n - 1));
+      }
       List<String> failed = new ArrayList<>();
       for (SchemeRow r : rows) {
         if (agree.contains(r.scheme()) && (r.partition() == null || r.partition() != partition)) {
@@ -181,13 +193,19 @@ final class LocateCommand implements Callable<Integer> {
         out.print(text(t, keyBytes, n, partition, routerName, rows, leader, readers, notes));
       }
       out.flush();
+      boolean expectFailed = expectPartition != null && expectPartition != partition;
+      if (expectFailed) {
+        cmd.getErr().println("routing: --expect-partition " + expectPartition + ": the spec ("
+            + routerName + ") puts the key on partition " + partition);
+        cmd.getErr().flush();
+      }
       if (!failed.isEmpty()) {
         cmd.getErr().println("routing: --agree-with: the spec (" + routerName + ") puts the key on"
             + " partition " + partition + ", " + String.join(", ", failed));
         cmd.getErr().flush();
         return RoutingCli.EXIT_CHECK_FAILED;
       }
-      return 0;
+      return expectFailed ? RoutingCli.EXIT_CHECK_FAILED : 0;
     }
   }
 
