@@ -52,7 +52,7 @@ class PulsarRoutingTest {
 
   @Test
   void loadConfAfterCustomPartitionKeepsTheRouter() {
-    // Before: the router was gone after loadConf, and create() failed with the client's
+    // the router survives loadConf, so create() does not fail with the client's
     // "'messageRouter' should be set".
     ProducerBuilder<String> original = client.newProducer(Schema.STRING);
     RoutingSpec spec = RoutingSpec.defaults();
@@ -72,7 +72,7 @@ class PulsarRoutingTest {
 
   @Test
   void loadConfWithAnotherRoutingModeFailsAtCreateNamingCauseAndFix() throws Exception {
-    // Before: messageRoutingMode=RoundRobinPartition in the map silently replaced the router.
+    // messageRoutingMode=RoundRobinPartition in the map must not silently replace the router.
     ProducerBuilder<String> b = PulsarRouting.customPartition(
             client.newProducer(Schema.STRING), RoutingSpec.defaults())
         .topic("t")
