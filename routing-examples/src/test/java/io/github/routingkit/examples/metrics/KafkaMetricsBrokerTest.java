@@ -76,16 +76,24 @@ class KafkaMetricsBrokerTest {
 
       String partitionBean = "kafka.producer:type=routing-partitioner-partition-metrics,client-id="
           + client + ",topic=" + TOPIC + ",partition=";
+      double[] expected = new double[PARTITIONS];
+      double[] jmxKeyed = new double[PARTITIONS];
+      double[] jmxKeyless = new double[PARTITIONS];
+      double[] micrometer = new double[PARTITIONS];
       for (int partition = 0; partition < PARTITIONS; partition++) {
-        assertThat(attribute(partitionBean + partition, "records-keyed-total"))
-            .as("JMX records-keyed-total, partition %d", partition)
-            .isEqualTo((double) acked[partition]);
-        assertThat(attribute(partitionBean + partition, "records-keyless-total")).isEqualTo(0.0);
-        assertThat(registry.get("routingkit.records.keyed").tags("client.id", client, "topic",
-            TOPIC, "partition", String.valueOf(partition)).functionCounter().count())
-            .as("Micrometer routingkit.records.keyed, partition %d", partition)
-            .isEqualTo((double) acked[partition]);
+        expected[partition] = acked[partition];
+        jmxKeyed[partition] = (double) attribute(partitionBean + partition, "records-keyed-total");
+        jmxKeyless[partition] =
+            (double) attribute(partitionBean + partition, "records-keyless-total");
+        micrometer[partition] = registry.get("routingkit.records.keyed").tags("client.id", client,
+            "topic", TOPIC, "partition", String.valueOf(partition)).functionCounter().count();
       }
+      // whole arrays: a failure shows every partition
+      assertThat(jmxKeyed).as("JMX records-keyed-total per partition").isEqualTo(expected);
+      assertThat(jmxKeyless).as("JMX records-keyless-total per partition")
+          .isEqualTo(new double[PARTITIONS]);
+      assertThat(micrometer).as("Micrometer routingkit.records.keyed per partition")
+          .isEqualTo(expected);
 
       String router = "kafka.producer:type=routing-partitioner-metrics,client-id=" + client;
       String rank = "kafka.producer:type=routing-partitioner-hot-key-metrics,client-id=" + client
