@@ -51,10 +51,25 @@ final class KeepOrder {
           releasedLoad++;
         }
       }
-      int before = r;
-      r = releaseBySpread(won, released, release, r, releasedLoad, excess, offset, weight,
-          totalWeight, racks, rackDemand);
-      releasedLoad += r - before;
+      // Two greedy passes over the partitions a rack with spare demand holds: in per-topic spread
+      // order, and in partition order. The spread order wins unless the partition order releases
+      // more partitions onto demanding racks (more locality gained).
+      long[] spreadDemand = rackDemand.clone();
+      boolean[] spreadReleased = released.clone();
+      int[] spreadRelease = release.clone();
+      int bySpread = releaseBySpread(won, spreadReleased, spreadRelease, r, releasedLoad, excess,
+          offset, weight, totalWeight, racks, spreadDemand);
+      long[] orderDemand = rackDemand.clone();
+      boolean[] orderReleased = released.clone();
+      int[] orderRelease = release.clone();
+      int inOrder = releaseInPartitionOrder(won, orderReleased, orderRelease, r, releasedLoad,
+          excess, racks, orderDemand);
+      boolean spread = bySpread >= inOrder;
+      System.arraycopy(spread ? spreadDemand : orderDemand, 0, rackDemand, 0, rackDemand.length);
+      System.arraycopy(spread ? spreadReleased : orderReleased, 0, released, 0, released.length);
+      System.arraycopy(spread ? spreadRelease : orderRelease, 0, release, 0, release.length);
+      releasedLoad += (spread ? bySpread : inOrder) - r;
+      r = spread ? bySpread : inOrder;
     }
     if (releasedLoad < excess) {
       r = releaseBySpread(won, released, release, r, releasedLoad, excess, offset, weight,
@@ -145,17 +160,41 @@ final class KeepOrder {
     return r;
   }
 
+  /**
+   * Releases, in partition order, the partitions a rack with spare demand holds (each takes one
+   * unit of the lowest such rack's demand) until {@code excess} load is released; returns the new
+   * number of entries in {@code release}.
+   */
+  private static int releaseInPartitionOrder(int[] won, boolean[] released, int[] release, int r,
+      long releasedLoad, long excess, RackView racks, long[] rackDemand) {
+    for (int j = 0; j < won.length && releasedLoad < excess; j++) {
+      if (released[j]) {
+        continue;
+      }
+      int rack = demandingRack(racks.racksOf(won[j]), rackDemand);
+      if (rack >= 0) {
+        rackDemand[rack]--;
+        released[j] = true;
+        release[r++] = won[j];
+        releasedLoad++;
+      }
+    }
+    return r;
+  }
+
   /** The lowest rack of {@code rs} with demand left, or -1 (also for null). */
   private static int demandingRack(int[] rs, long[] rackDemand) {
+    int best = -1;
     if (rs != null) {
       for (int x : rs) {
-        if (rackDemand[x] >= 1) {
-          return x;
+        if (rackDemand[x] >= 1 && (best < 0 || x < best)) {
+          best = x;
         }
       }
     }
-    return -1;
+    return best;
   }
+
 
   /** The kept partitions of {@code won} in order, then the released ones in reverse. */
   private static int[] keepFirst(int[] won, boolean[] released, int[] release, int r) {
