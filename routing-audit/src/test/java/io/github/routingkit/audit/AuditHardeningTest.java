@@ -66,7 +66,7 @@ class AuditHardeningTest {
     assertThat(log.get(0).producerEpoch()).isNotEqualTo(log.get(19).producerEpoch());
   }
 
-  /** Logs and stamps without an epoch are read as before: one stream per producer id. */
+  /** Logs and stamps without an epoch are read as one stream per producer id. */
   @Test
   void oldLogLinesAndOldStampsWithoutAnEpochAreStillRead() {
     String old = "{\"k\":\"order-1\",\"p\":\"checkout-7\",\"s\":%d,\"t\":0,\"ky\":true,"

@@ -97,8 +97,7 @@ public class AdapterBenchmark {
   /**
    * What both Kafka paths share, without any hash: the metadata lookup and the {@code %} over a
    * value read from the key (its first byte and length, so nothing is hoisted). The built-in's
-   * time minus this is what its murmur2 costs; the 16-byte target is judged against it in
-   * docs/performance.md.
+   * time minus this is what its murmur2 and glue cost.
    */
   @Benchmark
   public int kafkaLookupAndDivideOnly() {

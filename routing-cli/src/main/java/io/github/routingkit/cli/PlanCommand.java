@@ -231,7 +231,7 @@ final class PlanCommand implements Callable<Integer> {
     }
     out.flush();
     if (hotKeyBlocks) {
-      // a CI gate on plan must see that no partition count is enough (it exited 0 before)
+      // a CI gate on plan must see that no partition count is enough: exit 1, not 0
       cmd.getErr().println("routing: check failed: the hot key alone needs more than one"
           + " partition can take; no partition count fixes this");
       cmd.getErr().flush();

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * Issue 15 items 12, 13, 15, 17 and 18 (plan): distinct exit codes and one-line errors, keys the
+ * Distinct exit codes and one-line errors, keys the
  * JVM could not decode, resize on the user's own configuration, one placement vocabulary, plan's
  * failed check and the name of standard input.
  */

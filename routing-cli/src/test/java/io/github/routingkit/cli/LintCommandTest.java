@@ -15,7 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Issue 17: {@code routing lint}, every rule on real config files under test resources. */
+/** {@code routing lint}, every rule on real config files under test resources. */
 class LintCommandTest {
   static Path file(String name) {
     try {

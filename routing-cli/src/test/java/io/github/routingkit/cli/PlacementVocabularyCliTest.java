@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 15 item 17: {@code --placement} takes exactly the values {@code routing.placement} takes,
+ * {@code --placement} takes exactly the values {@code routing.placement} takes,
  * each one routes like the spec with that value, the aliases are echoed with what they resolved
  * to, and a bad value lists the accepted names.
  */

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** Issue 17: producer buffer sizing in {@code routing plan}, each number with its formula. */
+/** Producer buffer sizing in {@code routing plan}, each number with its formula. */
 class ProducerBufferPlanTest {
   private static Map<String, ProducerBufferPlan.Setting> byProperty(
       List<ProducerBufferPlan.Setting> settings) {
@@ -19,7 +19,7 @@ class ProducerBufferPlanTest {
 
   @Test
   void pulsarQueueCoversPeakTimesWindow() {
-    // the issue's example: 5,000 msg/s for a 2 s bundle move needs at least 10,000 pending
+    // 5,000 msg/s for a 2 s bundle move needs at least 10,000 pending
     Map<String, ProducerBufferPlan.Setting> s = byProperty(ProducerBufferPlan.compute(5000, 10_000,
         1, 1.0, 1, 1024, 2, "pulsar"));
     assertThat(s.get("pulsar maxPendingMessages").value()).isEqualTo(10_000);

@@ -143,7 +143,7 @@ class RoutingCliTest {
 
   @Test
   void theChartIsSmallZoomedAndLabelsTheHottestPartitions() throws IOException {
-    // issue 15.18: 24 balanced bars were 620-660 KB (glyphs as paths), the axis started at 0
+    // 24 balanced bars: a small SVG (text as text, not glyphs as paths), the axis not from 0
     Path keys = dir.resolve("many.txt");
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < 100_000; i++) {

@@ -13,7 +13,7 @@ import java.util.zip.CRC32;
  * hashing a {@code byte[]} allocates nothing once compiled (0 B/op in routing-benchmarks'
  * {@code OtherClientSchemesBenchmark.librdkafkaCrc32Bytes} with {@code -prof gc}; KeyRouterAllocationTest
  * checks it after warm-up), and it skips the {@link ThreadLocal} lookup an instance per thread
- * would cost (docs/performance.md, "Implementation notes"). Interpreted or C1-compiled code
+ * would cost. Interpreted or C1-compiled code
  * allocates the small instance. Text is
  * encoded to UTF-8 first (that allocates the encoded bytes).
  */

@@ -21,7 +21,7 @@ import java.nio.charset.StandardCharsets;
  * lanes of one {@code long}, SWAR-style ({@link #block8}). The serial chain then pays one multiply
  * per 8 bytes instead of one per byte. The UTF-8 decoder does so over ASCII runs and backs off to
  * one character at a time where multi-byte characters are dense (routing-benchmarks'
- * {@code Utf8KeyBenchmark}; figures in docs/performance.md).
+ * {@code Utf8KeyBenchmark} measures it by script).
  */
 final class JavaStringHash {
   private JavaStringHash() {}

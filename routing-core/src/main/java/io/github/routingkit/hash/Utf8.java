@@ -18,8 +18,8 @@ final class Utf8 {
    * (its chars are then its UTF-8 bytes); a non-ASCII one, and any other CharSequence, is encoded
    * on the fly. For the murmur schemes a String longer than ENCODE_ABOVE is encoded once with
    * getBytes(UTF_8) and hashed a word at a time: the JDK's encoder is an intrinsic and a char loop
-   * cannot read words, so past that length encoding first is faster on JDK 17 (the figures that
-   * placed the constant are in docs/performance.md, "Implementation notes"). The algorithms whose
+   * cannot read words, so past that length encoding first is faster on JDK 17 (routing-benchmarks'
+   * StringPathCrossoverBenchmark measures where the two paths cross). The algorithms whose
    * step is one byte at a time gain nothing from that and stay allocation-free at every length.
    *
    * Each algorithm calls hash(s, INSTANCE) with a static final instance of its own WordHash, so

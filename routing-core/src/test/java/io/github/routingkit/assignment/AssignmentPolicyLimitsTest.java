@@ -8,8 +8,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Small cases HostileGroupStateFuzzTest found where AssignmentPolicy's class comment promised more
- * than the policy does; the comment now says what holds, and these pin it.
+ * Small cases HostileGroupStateFuzzTest found at the edge of what AssignmentPolicy's class comment
+ * promises; these pin what holds.
  */
 class AssignmentPolicyLimitsTest {
 

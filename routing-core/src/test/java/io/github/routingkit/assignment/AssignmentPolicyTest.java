@@ -260,8 +260,8 @@ class AssignmentPolicyTest {
   /**
    * Right totals, wrong topic given up (ratchet seed 196): t0 has 1 partition, t1 3, t2 2; a
    * owns t0-0 and t1-2, d owns t1-0, t2-0, t2-1; b subscribes to t0 and t2, c and d to t1 and
-   * t2. The totals 2/1/1/2 are right, but before MoveMinimizer d kept both t2 partitions and gave
-   * up t1-0 while a gave up t0-0 to b (2 moves); keeping t0-0 with a and handing b t2-0 moves one.
+   * t2. The totals 2/1/1/2 are right either way, but d keeping both t2 partitions and giving up
+   * t1-0 while a gives up t0-0 to b moves 2; keeping t0-0 with a and handing b t2-0 moves one.
    */
   @Test
   void nonEqualCountsGiveUpTheTopicThatKeepsMost() {

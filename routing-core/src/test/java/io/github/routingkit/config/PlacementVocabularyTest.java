@@ -14,7 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 15 item 17: one placement vocabulary. {@code routing.placement} (and a generation's
+ * One placement vocabulary. {@code routing.placement} (and a generation's
  * placement) takes the aliases {@code native} and {@code modulo} and every concrete placement id;
  * a spec keeps what was written (round-trip), {@code describePlacement()} reports what it resolved
  * to, and a bad value lists every accepted name.

@@ -19,7 +19,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-/** Issue 15, items 1-4: what the trials broke in configuration and memory, each pinned. */
+/** Configuration and memory limits that hostile or careless specs hit, each pinned. */
 class RoutingSpecHardeningTest {
 
   private static RoutingConfigException parseFails(Map<String, ?> config) {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 17, a canary step on a real in-process Kafka broker: producers route through
+ * A canary step on a real in-process Kafka broker: producers route through
  * {@code RoutingPartitioner} with {@code routing.canary.share=0.05} (old spec murmur2, new spec
  * jump placement), a switch marker goes to every partition, the share is raised to 0.25 and
  * production continues. A consumer keeps its per-key counters per partition, as a consumer of a

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 17, switch markers on a real in-process Kafka broker: producers move from one router to
+ * Switch markers on a real in-process Kafka broker: producers move from one router to
  * another at a step, a marker goes to every partition between the two, and a consumer keeping
  * per-key counters (and checking per-key sequence) stays correct even when it reads the
  * partitions in the worst order, one after the other from the last.

@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The books of a switch run: every record sent and acknowledged, every record handed to business
  * code in the order it happened group-wide (one lock), by whom and in which ownership of its
- * partition. {@link #result()} counts what the issue asks: produced = delivered (at least once),
+ * partition. {@link #result()} counts what a switch must keep: produced = delivered (at least once),
  * lost, per-key order across members (a record's first delivery must come after the first
  * delivery of every earlier record of its key), and duplicates, each of which must come in a
  * later ownership of its partition than the record's earlier deliveries (a replay after a

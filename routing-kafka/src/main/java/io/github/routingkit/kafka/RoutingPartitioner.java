@@ -97,7 +97,7 @@ public final class RoutingPartitioner implements Partitioner {
       boolean kafkaSticky = configs.get(RoutingSpec.KEYLESS) == null
           || parsed.keyless() == KeylessPolicy.KAFKA_STICKY;
       // with segment or version layers, kafka-sticky keyless records keep the layer's placement
-      // under round-robin, as before kafka-sticky was a core value (core would run it as sticky)
+      // under round-robin (core would run kafka-sticky as sticky)
       RoutingSpec routed = kafkaSticky ? parsed.withKeyless(KeylessPolicy.ROUND_ROBIN) : parsed;
       CanarySchedule schedule = parsed.canarySchedule();
       if (schedule != null) {

@@ -322,7 +322,7 @@ class BatchStickyKeylessTest {
 
   /**
    * Segments and versions constrain keyless partitions, so they keep their own placement (in the
-   * shared range, round-robin under kafka-sticky as before) and kafka-sticky batching is off.
+   * shared range, round-robin under kafka-sticky) and kafka-sticky batching is off.
    */
   @Test
   void segmentAndVersionLayersKeepTheirKeylessPlacement() {

@@ -49,7 +49,7 @@ class RoutingPartitionerStrategiesTest {
     assertThat(seen).hasSize(4);
   }
 
-  /** Issue 17: a canary reaches Kafka through the producer configs, no adapter change. */
+  /** A canary reaches Kafka through the producer configs, no adapter change. */
   @Test
   void canaryRoutesItsShareByTheNewSpecAndTheRestByTheOld() {
     Map<String, Object> configs = Map.of("bootstrap.servers", "x:1",

@@ -53,7 +53,8 @@ public final class PulsarRouting {
    * {@code GlobalOpenTelemetry} when opentelemetry-api is on the class path, as pulsar-client
    * does. With metrics on ({@code routing.metrics.enabled}, the default) every {@code create()}
    * gives its producer a router of its own that records what it routes, tagged with the
-   * builder's topic and producer name; closing the producer ends them.
+   * builder's topic and producer name (whether set before or after this call); closing the
+   * producer ends them.
    *
    * @param openTelemetry an {@code io.opentelemetry.api.OpenTelemetry}, or null for the global one
    * @return a builder that configures {@code builder}, for chaining
@@ -133,7 +134,8 @@ public final class PulsarRouting {
         conflictingMode = null; // an explicit call after loadConf is the caller's decision
       }
       ProducerMetrics metrics = arity == 0 && (name.equals("create") || name.equals("createAsync"))
-          ? ProducerMetrics.bind(delegate, spec, topic, producerName, openTelemetry) : null;
+          ? ProducerMetrics.bind(delegate, spec, configured("getTopicName", topic),
+              configured("getProducerName", producerName), openTelemetry) : null;
       Object result;
       try {
         result = method.invoke(delegate, args);
@@ -174,6 +176,22 @@ public final class PulsarRouting {
         return handler.self;
       }
       return result == delegate ? self : result;
+    }
+
+    /**
+     * The builder's topic or producer name as its configuration holds it, whichever call set it
+     * (before or after the builder was wrapped, {@code loadConf} included): pulsar-client's
+     * builder exposes its configuration through {@code getConf()}. A builder without one gives
+     * {@code remembered}, what the calls through the wrapper set.
+     */
+    private String configured(String getter, String remembered) {
+      try {
+        Object conf = delegate.getClass().getMethod("getConf").invoke(delegate);
+        Object value = conf.getClass().getMethod(getter).invoke(conf);
+        return value instanceof String && !((String) value).isEmpty() ? (String) value : remembered;
+      } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+        return remembered;
+      }
     }
 
     /** Remembers the topic and producer name the metrics are tagged with. */

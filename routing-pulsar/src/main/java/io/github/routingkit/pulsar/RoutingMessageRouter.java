@@ -173,6 +173,16 @@ public final class RoutingMessageRouter implements MessageRouter {
     return spec;
   }
 
+  /** The topic the metrics are recorded under, or null for a router without metrics. */
+  String metricsTopic() {
+    return topic;
+  }
+
+  /** The metrics this router records in, or null. */
+  RouterMetrics metrics() {
+    return metrics;
+  }
+
   @Override
   public String toString() {
     return "RoutingMessageRouter{" + spec + '}';

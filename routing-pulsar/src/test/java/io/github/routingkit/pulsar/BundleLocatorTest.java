@@ -160,7 +160,7 @@ class BundleLocatorTest {
 
   @Test
   void equalBundlesAboveTheDocumentedBoundAreRejectedClearly() {
-    // Before: Integer.MAX_VALUE threw NegativeArraySizeException, 100,000,000 ran out of memory.
+    // counts above the cap are refused up front (no NegativeArraySizeException, no out-of-memory).
     for (int n : new int[] {Integer.MAX_VALUE, 100_000_000, BundleLocator.MAX_EQUAL_BUNDLES + 1}) {
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> BundleLocator.equalBundles(n))
           .isInstanceOf(IllegalArgumentException.class)

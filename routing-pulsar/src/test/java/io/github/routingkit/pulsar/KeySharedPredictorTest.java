@@ -312,8 +312,8 @@ class KeySharedPredictorTest {
 
   @Test
   void aLaterInstanceOfASharedNameCanLeaveByItsHandle() {
-    // Before: leave(name) always removed the earliest instance, so a later one leaving could not
-    // be expressed and predictions then differed from the broker's.
+    // a handle names one instance of a repeated name, so a later instance can leave, as on the
+    // broker; leave(name) alone would always remove the earliest.
     KeySharedPredictor p = KeySharedPredictor.consistentHashing(List.of("svc", "svc", "svc"));
     ConsumerHandle second = p.handles().get(1);
     assertThat(second).isEqualTo(new ConsumerHandle("svc", 1));
@@ -341,7 +341,7 @@ class KeySharedPredictorTest {
 
   @Test
   void stickyInstancesMayShareANameWithDisjointRanges() {
-    // Before: the second "svc" was rejected ("names must be unique here"); the broker accepts it.
+    // the broker accepts a repeated consumer name under sticky, so the predictor does too.
     KeySharedPredictor p = KeySharedPredictor.sticky(Map.of("svc", List.of(Range.of(0, 21000))))
         .join("svc", List.of(Range.of(21001, 42000)))
         .join("svc", List.of(Range.of(42001, 65535)));
@@ -355,8 +355,8 @@ class KeySharedPredictorTest {
 
   @Test
   void autoSplitBuildsTheDocumentedMaximumAndRejectsOneMore() {
-    // Before: 65,536 consumers took about 28 s and the rejection of 65,537 came after 16.8 s;
-    // JMH (KeySharedPredictorBenchmark) measures the build, this checks its result.
+    // JMH (KeySharedPredictorBenchmark) measures the build of 65,536 consumers and the rejection
+    // of the 65,537th; this checks their result.
     List<String> names = IntStream.range(0, 65536).mapToObj(i -> "c" + i).toList();
     KeySharedPredictor p = KeySharedPredictor.autoSplit(names);
     for (int c = 0; c < names.size(); c += 997) {
@@ -403,7 +403,7 @@ class KeySharedPredictorTest {
 
   @Test
   void slotZeroIsNoGapBecauseNoKeyHashesToIt() {
-    // Before: [1, 65535] was reported as a gap [0, 0] with coversAllSlots() false.
+    // [1, 65535] leaves only slot 0 uncovered, which the sticky selector never hashes to: no gap.
     Map<String, List<Range>> ranges = Map.of("a", List.of(Range.of(1, 65535)));
     StickyRangeReport r = KeySharedPredictor.validateStickyRanges(ranges, keys(10_000));
     assertThat(r.gaps()).isEmpty();
@@ -420,7 +420,7 @@ class KeySharedPredictorTest {
 
   @Test
   void reportLeadsWithTheShareOfKeysNobodyReceives() {
-    // Before: a report with half the keys in gaps started with "valid".
+    // a report with half the keys in gaps must not start with "valid".
     StickyRangeReport r = KeySharedPredictor.validateStickyRanges(
         Map.of("a", List.of(Range.of(0, 32767))), keys(20_000));
     assertThat(r.gapShare()).isBetween(0.48, 0.52);

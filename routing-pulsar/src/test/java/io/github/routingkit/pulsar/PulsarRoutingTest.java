@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.routingkit.config.RoutingSpec;
+import io.opentelemetry.api.OpenTelemetry;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.apache.pulsar.client.api.MessageRoutingMode;
 import org.apache.pulsar.client.api.ProducerBuilder;
@@ -50,7 +52,7 @@ class PulsarRoutingTest {
 
   @Test
   void loadConfAfterCustomPartitionKeepsTheRouter() {
-    // Before: the router was gone after loadConf, and create() failed with the client's
+    // the router survives loadConf, so create() does not fail with the client's
     // "'messageRouter' should be set".
     ProducerBuilder<String> original = client.newProducer(Schema.STRING);
     RoutingSpec spec = RoutingSpec.defaults();
@@ -70,7 +72,7 @@ class PulsarRoutingTest {
 
   @Test
   void loadConfWithAnotherRoutingModeFailsAtCreateNamingCauseAndFix() throws Exception {
-    // Before: messageRoutingMode=RoundRobinPartition in the map silently replaced the router.
+    // messageRoutingMode=RoundRobinPartition in the map must not silently replace the router.
     ProducerBuilder<String> b = PulsarRouting.customPartition(
             client.newProducer(Schema.STRING), RoutingSpec.defaults())
         .topic("t")
@@ -86,5 +88,46 @@ class PulsarRoutingTest {
     // an explicit choice afterwards is the caller's: no longer reported by us
     b.messageRoutingMode(MessageRoutingMode.CustomPartition);
     assertThat(b.toString()).contains("PulsarRouting");
+  }
+
+  /** The router {@code create()} set on the builder: the one whose metrics the producer publishes. */
+  private static RoutingMessageRouter createdRouter(ProducerBuilder<String> original,
+      ProducerBuilder<String> wrapped) {
+    // nothing listens at the service URL: the producer never comes up, the router is set first
+    CompletableFuture<?> creating = wrapped.createAsync();
+    creating.exceptionally(e -> null);
+    return (RoutingMessageRouter) conf(original).getCustomMessageRouter();
+  }
+
+  @Test
+  void metricsTakeTheTopicAndProducerNameSetBeforeCustomPartition() throws Exception {
+    // a client of its own: closing it ends the lookups that create() started
+    try (PulsarClient own = PulsarClient.builder().serviceUrl("pulsar://127.0.0.1:9").build()) {
+      ProducerBuilder<String> original = own.newProducer(Schema.STRING)
+          .topic("persistent://t/n/set-before").producerName("producer-before");
+      RoutingMessageRouter r = createdRouter(original,
+          PulsarRouting.customPartition(original, RoutingSpec.defaults(), OpenTelemetry.noop()));
+      assertThat(r.metricsTopic()).isEqualTo("persistent://t/n/set-before");
+      assertThat(r.metrics().clientId()).isEqualTo("producer-before");
+    }
+  }
+
+  @Test
+  void metricsTakeTheTopicAndProducerNameOfAnyLaterCall() throws Exception {
+    try (PulsarClient own = PulsarClient.builder().serviceUrl("pulsar://127.0.0.1:9").build()) {
+      ProducerBuilder<String> original = own.newProducer(Schema.STRING)
+          .loadConf(Map.of("topicName", "persistent://t/n/loaded", "producerName", "loaded"));
+      ProducerBuilder<String> wrapped =
+          PulsarRouting.customPartition(original, RoutingSpec.defaults(), OpenTelemetry.noop());
+      RoutingMessageRouter r = createdRouter(original, wrapped);
+      assertThat(r.metricsTopic()).isEqualTo("persistent://t/n/loaded");
+      assertThat(r.metrics().clientId()).isEqualTo("loaded");
+      // the last call wins, through the wrapper or on the original builder
+      wrapped.topic("persistent://t/n/through-wrapper");
+      original.producerName("on-original");
+      r = createdRouter(original, wrapped);
+      assertThat(r.metricsTopic()).isEqualTo("persistent://t/n/through-wrapper");
+      assertThat(r.metrics().clientId()).isEqualTo("on-original");
+    }
   }
 }

@@ -53,7 +53,7 @@ class RoutingMessageRouterStrategiesTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'v7'");
   }
 
-  /** Issue 17: a canary reaches Pulsar through the spec; a version header in the new spec is read. */
+  /** A canary reaches Pulsar through the spec; a version header in the new spec is read. */
   @Test
   void canaryRoutesItsShareByTheNewSpec() {
     RoutingSpec spec = RoutingSpec.parse("routing.scheme=pulsar-java-string,"

@@ -146,7 +146,7 @@ class DistributionReportTest {
 
   @Test
   void aRouterPilingDistinctKeysOnOnePartitionIsSuspectedNotTheKeys() {
-    // issue 15.14: 50,000 distinct keys, every one on partition 0 of 24
+    // 50,000 distinct keys, every one on partition 0 of 24: the router is suspected, not the keys
     DistributionReport r = DistributionReport.of(new OnePartition(), 24, distinct(50_000));
     assertThat(r.maxOverMean()).isEqualTo(24.0);
     assertThat(r.verdict()).isEqualTo(SkewVerdict.SUSPECT_ROUTER);
@@ -172,8 +172,8 @@ class DistributionReportTest {
 
   @Test
   void csvRatiosAreTheCorrectlyRoundedQuotient() {
-    // the counts of docs/cli.md's csv example (geonames 20k, country, 6 partitions); before:
-    // count / mean printed 0.9764999999999999 for 3255 / (20000 / 6)
+    // the counts of docs/cli.md's csv example (geonames 20k, country, 6 partitions); the
+    // ratio is rounded from the exact quotient (3255 / (20000 / 6) is 0.9765, not 0.9764999999999999)
     long[] counts = {3255, 2386, 4137, 5691, 2829, 1702};
     DistributionReport.Builder b = DistributionReport.observedBuilder("observed", 6);
     for (int p = 0; p < counts.length; p++) {
@@ -186,7 +186,7 @@ class DistributionReportTest {
 
   @Test
   void textGroupsTheThousandsOfTheMean() {
-    // before: "mean 5000.0" next to "5,188 messages"
+    // the mean is grouped like the counts next to it ("5,000.0", not "5000.0")
     DistributionReport.Builder b = DistributionReport.observedBuilder("observed", 2);
     b.add("a", 0, 5188).add("b", 1, 4812);
     assertThat(b.build().toText()).contains("(partition 0: 5,188 messages, mean 5,000.0)");

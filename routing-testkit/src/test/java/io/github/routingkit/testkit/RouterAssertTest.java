@@ -279,7 +279,7 @@ class RouterAssertTest {
 
   @Test
   void aRouterThatPilesWellSpreadKeysOnOnePartitionIsBlamedInTheFailure() {
-    // issue 15.14: the message must blame the router, not the key design
+    // the message must blame the router, not the key design
     assertThatThrownBy(() -> assertThat(new DistributionReportTest.OnePartition())
         .isBalancedOn(keys("k", 50_000), 24, 1.5))
         .isInstanceOf(AssertionFailedError.class)

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The issue's measurement: 1,000,000 messages whose keys follow Zipf(s = 1.2) over 100,000
+ * The measurement: 1,000,000 messages whose keys follow Zipf(s = 1.2) over 100,000
  * distinct keys, 24 partitions.
  */
 class HotKeyRouterTest {

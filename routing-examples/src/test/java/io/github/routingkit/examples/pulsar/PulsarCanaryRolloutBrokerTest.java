@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 17, a canary step on a real in-process Pulsar standalone: {@code RoutingMessageRouter} with
+ * A canary step on a real in-process Pulsar standalone: {@code RoutingMessageRouter} with
  * {@code routing.canary.share=5%} (old spec Murmur3 with its native placement, new spec jump), a
  * switch marker to every partition, then 25 %. A consumer with per-partition per-key counters that
  * hands state over at each marker reads the partitions last first and stays exact and in order.

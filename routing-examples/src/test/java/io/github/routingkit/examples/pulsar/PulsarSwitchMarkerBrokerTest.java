@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 17, switch markers on a real in-process Pulsar standalone: producers switch from the
+ * Switch markers on a real in-process Pulsar standalone: producers switch from the
  * Murmur3 router with its native placement to jump placement, a marker goes to every partition in
  * between, and a consumer with per-key counters reading the partitions last first stays in order.
  */

@@ -338,8 +338,7 @@ class KafkaAssignorScenariosTest {
    * claims of one generation, to both our adapter and Kafka's (KIP-848: RoutingGroupAssignor and
    * UniformAssignor; classic, cooperative scenarios: RoutingAssignor and CooperativeStickyAssignor),
    * and ours must move no more partitions than Kafka's. Without racks every move is for balance,
-   * so this is the stickiness claim of docs/kafka.md (before the chain searches of
-   * MixedSubscriptions, 11 comparisons failed, e.g. random #4 step 3: 14 against 12).
+   * so this is the stickiness claim of docs/kafka.md.
    */
   @Test
   void fromTheSameGroupStateNoMoreMovesThanKafka() {
