@@ -200,6 +200,12 @@ final class KafkaTopic implements LiveTopic {
     return bytes;
   }
 
+  /** A Kafka producer's partitioner hashes the serialized key: the router check routes bytes. */
+  @Override
+  public boolean routesKeyBytes() {
+    return true;
+  }
+
   @Override
   public String describe() {
     return "kafka topic " + topic + " at " + bootstrap;
@@ -286,7 +292,7 @@ final class KafkaTopic implements LiveTopic {
           if (taken[i] < quota[i] && r.offset() < latest[i]) {
             taken[i]++;
             read++;
-            sink.accept(i, key(r.key()), Math.max(0, r.serializedKeySize())
+            sink.accept(i, key(r.key()), r.key(), Math.max(0, r.serializedKeySize())
                 + Math.max(0, r.serializedValueSize()));
             if (read % 10_000 == 0) {
               progress.update(read);

@@ -3,9 +3,11 @@ package io.github.routingkit.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.routingkit.KeyFormat;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.stats.SkewVerdict;
 import io.github.routingkit.testkit.DistributionReport;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 
@@ -56,7 +58,9 @@ final class LiveReport implements LiveTopic.RecordSink {
   private long millis;
   private DistributionReport report;
   /** Keys with a schema-registry header, their schema ids, values on several partitions. */
-  private SchemaIdScan schemaIds = new SchemaIdScan(io.github.routingkit.KeyFormat.RAW);
+  private SchemaIdScan schemaIds = new SchemaIdScan(KeyFormat.RAW);
+  /** The router's key format: on Pulsar it decides whether a byte key is routed as bytes. */
+  private KeyFormat keyFormat = KeyFormat.RAW;
 
   LiveReport(LiveTopic topic, KeyRouter router, String routerName, int top, int exactKeys) {
     this.topic = topic;
@@ -72,7 +76,7 @@ final class LiveReport implements LiveTopic.RecordSink {
   }
 
   @Override
-  public void accept(int partition, String key, long bytes) {
+  public void accept(int partition, String key, byte[] keyBytes, long bytes) {
     sampled[partition]++;
     sampledBytes[partition] += bytes;
     if (key == null) {
@@ -81,14 +85,30 @@ final class LiveReport implements LiveTopic.RecordSink {
     }
     keyed++;
     builder.add(key, partition, 1);
-    schemaIds.accept(key, partition);
-    if (router.partition(key, n) == partition) {
+    schemaIds.accept(keyBytes != null ? keyBytes : key.getBytes(StandardCharsets.UTF_8),
+        partition);
+    if (routedPartition(key, keyBytes) == partition) {
       routerMatches++;
     }
   }
 
-  /** Reads schema-registry headers with {@code format} (Confluent's layout for raw); before reading. */
-  void keyFormat(io.github.routingkit.KeyFormat format) {
+  /**
+   * Where the router puts a key, read as the producers' partitioners read it: its bytes where they
+   * hash bytes (Kafka's serialized key; on Pulsar a key set as bytes when a key format is set, as
+   * {@code RoutingMessageRouter} routes it), else its text. The key format's header is skipped by
+   * the router itself, on the bytes.
+   */
+  int routedPartition(String key, byte[] keyBytes) {
+    return keyBytes != null && (topic.routesKeyBytes() || keyFormat.hasHeader())
+        ? router.partition(keyBytes, n) : router.partition(key, n);
+  }
+
+  /**
+   * The key format of the router ({@code --key-format} or the spec's); reads schema-registry
+   * headers with it (Confluent's layout for raw). Call before reading.
+   */
+  void keyFormat(KeyFormat format) {
+    keyFormat = format;
     schemaIds = new SchemaIdScan(format);
   }
 

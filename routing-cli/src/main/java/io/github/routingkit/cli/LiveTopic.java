@@ -43,12 +43,24 @@ interface LiveTopic extends AutoCloseable {
   interface RecordSink {
     /**
      * @param partition where the record was read from, in [0, partitions)
-     * @param key its key as text (UTF-8; Kafka keys that are not UTF-8 as {@code 0x} and hex), or
+     * @param key its key as text for the report (UTF-8; Kafka keys that are not UTF-8 as
+     *     {@code 0x} and hex; Pulsar's {@code getKey()}, the Base64 text of a key set as bytes), or
      *     null for a record without a key
+     * @param keyBytes the key's bytes as written: a Kafka record's serialized key, a Pulsar key set
+     *     with {@code keyBytes(...)} ({@code getKeyBytes()}); null for a Pulsar key set as text
+     *     and for a record without a key
      * @param bytes the record's key and value size in bytes
      */
-    void accept(int partition, String key, long bytes);
+    void accept(int partition, String key, byte[] keyBytes, long bytes);
   }
+
+  /**
+   * Whether the producers' partitioners hash a key's bytes ({@code keyBytes} of
+   * {@link RecordSink#accept}): Kafka's do, the serialized key. Pulsar's routers hash the key's
+   * text ({@code getKey()}) unless the routing spec has a key format, which routes a byte key by
+   * its bytes behind the header (as {@code RoutingMessageRouter} does).
+   */
+  boolean routesKeyBytes();
 
   /**
    * What a read did.

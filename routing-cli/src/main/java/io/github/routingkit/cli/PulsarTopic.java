@@ -189,6 +189,12 @@ final class PulsarTopic implements LiveTopic {
     }
   }
 
+  /** Pulsar's routers hash {@code getKey()}, a byte key's Base64 text. */
+  @Override
+  public boolean routesKeyBytes() {
+    return false;
+  }
+
   @Override
   public String describe() {
     return "pulsar topic " + topic + " at " + serviceUrl;
@@ -253,7 +259,8 @@ final class PulsarTopic implements LiveTopic {
           }
           taken++;
           read++;
-          sink.accept(p, m.hasKey() ? m.getKey() : null, m.size());
+          sink.accept(p, m.hasKey() ? m.getKey() : null,
+              m.hasKey() && m.hasBase64EncodedKey() ? m.getKeyBytes() : null, m.size());
           if (read % 10_000 == 0) {
             progress.update(read);
           }

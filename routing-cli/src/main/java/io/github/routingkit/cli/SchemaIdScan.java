@@ -54,10 +54,14 @@ final class SchemaIdScan {
     return key.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Counts one keyed message that went (or would go) to {@code partition}. */
+  /** Counts one keyed message, a key as the CLI carries it ({@link #bytesOf}). */
   void accept(String key, int partition) {
+    accept(bytesOf(key), partition);
+  }
+
+  /** Counts one keyed message, its key's bytes {@code b}, that went (or would go) to {@code partition}. */
+  void accept(byte[] b, int partition) {
     keyed++;
-    byte[] b = bytesOf(key);
     if (!format.hasValidHeader(b, 0, b.length)) {
       return;
     }

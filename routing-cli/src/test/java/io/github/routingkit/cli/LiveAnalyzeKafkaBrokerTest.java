@@ -320,7 +320,7 @@ class LiveAnalyzeKafkaBrokerTest {
         LiveTopic.Window.FROM_BEGINNING, null, java.time.Duration.ofSeconds(3),
         new Properties())) {
       admin.deleteTopics(List.of("vanishing")).all().get(30, TimeUnit.SECONDS);
-      LiveTopic.ReadResult read = t.read(1_000, (p, key, bytes) -> { }, records -> { });
+      LiveTopic.ReadResult read = t.read(1_000, (p, key, keyBytes, bytes) -> { }, records -> { });
       assertThat(read.stalled()).isNotEmpty();
       assertThat(t.notes()).anySatisfy(n -> assertThat(n)
           .startsWith("topic vanishing was deleted during the read"));
