@@ -20,8 +20,9 @@ import java.util.Properties;
  * in whichever SLF4J backend the class path has, and only for loggers the user's own configuration
  * does not name: SLF4J Simple (through its {@code org.slf4j.simpleLogger.log.*} system properties,
  * unless that property or a {@code simplelogger.properties} entry exists), Log4j 2 (unless the
- * configuration has a logger of that name) and Logback (unless the logger has a level). Jersey's and
- * OpenTelemetry's java.util.logging loggers go to SEVERE unless they have a level. With the system
+ * configuration has a logger of that name) and Logback (unless the logger has a level). The
+ * java.util.logging loggers of {@link #JUL_SEVERE} (Jersey, OpenTelemetry, Caffeine) go to SEVERE
+ * unless they have a level. With the system
  * property {@code routingkit.brokers.verbose=true} nothing is changed.
  */
 final class QuietLogs {
@@ -33,6 +34,10 @@ final class QuietLogs {
    * ERROR lines every in-process start or stop prints.
    */
   static final Map<String, String> LEVELS = levels();
+
+  /** The java.util.logging loggers set to SEVERE unless they have a level of their own. */
+  static final List<String> JUL_SEVERE =
+      List.of("org.glassfish.jersey", "io.opentelemetry", "com.github.benmanes.caffeine");
 
   private static final String SIMPLE_PREFIX = "org.slf4j.simpleLogger.log.";
 
@@ -57,6 +62,9 @@ final class QuietLogs {
     m.put("org.apache.pulsar.common.stats.JvmDefaultGCMetricsLogger", "off");
     // "Bookie is not running any more" from the bookie's death watcher when it is stopped,
     m.put("org.apache.bookkeeper.common.component.ComponentStarter", "off");
+    // "Got Exception while trying to shutdown Bookie" (RejectedExecutionException) when the
+    // bookie's sync thread is already stopped as the standalone stops,
+    m.put("org.apache.bookkeeper.bookie.Bookie", "off");
     // "Problems reading from .../lastMark (this is okay if it is the first time starting this
     // bookie)": every bookie here starts on a fresh directory.
     m.put("org.apache.bookkeeper.bookie.Journal", "off");
@@ -65,6 +73,13 @@ final class QuietLogs {
     m.put("org.apache.bookkeeper.client.TopologyAwareEnsemblePlacementPolicy", "error");
     m.put("org.apache.bookkeeper.client.BookKeeper", "error");
     m.put("org.apache.kafka.controller.QuorumController", "error");
+    // A WARN with a stack trace when the load report task runs after the standalone released
+    // its broker lock ("Lock was not in valid state: Released") while it stops.
+    m.put("org.apache.pulsar.broker.loadbalance.impl.ModularLoadManagerImpl", "error");
+    // "Graceful shutdown of RaftClient failed" (TimeoutException) from the last node of a cluster
+    // that stops after the other voters.
+    m.put("org.apache.kafka.raft.KafkaRaftClientDriver", "off");
+    m.put("org.apache.kafka.raft.KafkaRaftClient", "error");
     return Collections.unmodifiableMap(m);
   }
 
@@ -170,9 +185,11 @@ final class QuietLogs {
   }
 
   private static void jul() {
-    // Jersey ("WADL feature is disabled") and OpenTelemetry ("automatic configuration is
-    // disabled") log through java.util.logging.
-    for (String name : List.of("org.glassfish.jersey", "io.opentelemetry")) {
+    // Jersey ("WADL feature is disabled"), OpenTelemetry ("automatic configuration is
+    // disabled") and Caffeine (a metadata-store lookup that fails with AlreadyClosedException
+    // while the Pulsar standalone stops, logged as a WARNING with its stack trace) log through
+    // java.util.logging.
+    for (String name : JUL_SEVERE) {
       java.util.logging.Logger l = java.util.logging.Logger.getLogger(name);
       if (l.getLevel() == null) {
         l.setLevel(java.util.logging.Level.SEVERE);
