@@ -135,7 +135,9 @@ final class AnalyzeCommand implements Callable<Integer> {
       throw new ParameterException(cmd, "--format was '" + format + "', must be text, csv or json");
     }
     checkCommon(cmd);
-    KeyRouter router = routerOptions.router(cmd);
+    // a 0x<hex> line is a binary key: routed by its bytes everywhere in the report, as a
+    // producer routes the record's key bytes (and so --key-format finds the header)
+    KeyRouter router = new BinaryKeyLines(routerOptions.router(cmd));
     PrintWriter err = cmd.getErr();
     DistributionReport.Builder builder =
         DistributionReport.builder(router, partitions).topK(top).exactKeyLimit(exactKeys);
@@ -144,12 +146,11 @@ final class AnalyzeCommand implements Callable<Integer> {
     SchemaIdScan schemaIds = new SchemaIdScan(routerOptions.keyFormat(cmd));
     KeyInput.Stats stats = input.forEachKey(key -> {
       builder.add(key);
-      // a schema-registry key in a text file is a 0x<hex> line (a NUL byte makes a file binary);
-      // the check routes its bytes
-      if (key.startsWith("0x00")) {
-        schemaIds.accept(key, scanRouter.partition(SchemaIdScan.bytesOf(key), partitions));
+      if (BinaryKeyLines.isBinary(key)) {
+        byte[] bytes = SchemaIdScan.bytesOf(key);
+        schemaIds.accept(bytes, scanRouter.partition(bytes, partitions));
       } else {
-        schemaIds.accept(key, -1); // counted as keyed; no header, never looked up
+        schemaIds.accept(key, -1); // a text key: counted as keyed, never carries a header
       }
     }, err);
     if (stats.skipped() > 0 && !input.quiet) {

@@ -15,7 +15,8 @@ import java.util.TreeSet;
  * configuration files: any number of producer files of one topic (any client) and of consumer
  * files. This class reads the files' clients and routing specs and runs the spec and adapter rules
  * (RK001-RK003, RK010-RK012); {@link OrderLint} runs the per-file ordering rules, {@link FleetLint}
- * compares the producers with each other. Pure: reads the files it is given, no I/O.
+ * compares the producers with each other, {@link KeySharedBatching} a producer's batching with a
+ * Key_Shared consumer (RK021). Pure: reads the files it is given, no I/O.
  *
  * <p>Pulsar keys are the names {@code ProducerBuilder#loadConf} / {@code ConsumerBuilder#loadConf}
  * take ({@code messageRoutingMode}, {@code subscriptionType}, {@code receiverQueueSize},
@@ -139,6 +140,7 @@ final class ConfigLint {
         AssignmentReview.review(p, c, needs, out);
       }
     }
+    KeySharedBatching.check(producers, consumers, needs, out);
     FleetLint.compare(producers, needs, out);
     List<LintFinding> sorted = new ArrayList<>(out);
     sorted.sort(java.util.Comparator.comparing(LintFinding::rule));

@@ -51,13 +51,14 @@ enum LintClient {
       + " loadConf keys", Set.of("topicName", "topicNames", "producerName", "messageRoutingMode",
           "batchingEnabled", "subscriptionName", "subscriptionType", "receiverQueueSize",
           "serviceUrl", "enableTransaction", "blockIfQueueFull", "maxPendingMessages",
-          "ackTimeoutMillis", "consumerName", "hashingScheme"), "hashingScheme"),
+          "ackTimeoutMillis", "consumerName", "hashingScheme", "batcherBuilder"), "hashingScheme"),
   PULSAR_GO("pulsar-go", "pulsar", "pulsar-client-go: ProducerOptions fields as HashingScheme=...",
       Set.of("HashingScheme", "DisableBatching", "MessageRouter", "BatchingMaxPublishDelay",
-          "SubscriptionName", "ReceiverQueueSize"), "HashingScheme"),
+          "SubscriptionName", "ReceiverQueueSize", "BatcherBuilderType"), "HashingScheme"),
   PULSAR_CPP("pulsar-client-cpp", "pulsar", "pulsar-client-cpp and the Python and Node.js clients"
       + " on it: ProducerConfiguration setters as hashingScheme=...",
-      Set.of("partitionsRoutingMode", "consumerType", "boostVersion"), "hashingScheme");
+      Set.of("partitionsRoutingMode", "consumerType", "boostVersion", "batchingType"),
+      "hashingScheme");
 
   final String id;
   final String flavor;

@@ -79,10 +79,13 @@ enum LintRule {
   RK020("schema-id-in-key", AuditCause.ROUTING_CHANGE, "a Kafka producer whose key.serializer is"
       + " a schema-registry serializer with auto-registration on and no routing.key.format: the"
       + " schema id is part of every key's bytes, so a new key schema version moves every key to"
-      + " another partition");
+      + " another partition"),
+  RK021("key-shared-default-batching", AuditCause.REDELIVERY, "a Pulsar producer that batches"
+      + " with the default batcher for a Key_Shared subscription: a batch goes to the consumer of"
+      + " its first key, so a key's messages reach two consumers at once");
 
   /** The rule ids in one phrase, for help texts (a constant: annotations quote it; a test checks it). */
-  static final String RANGE = "RK001-RK020";
+  static final String RANGE = "RK001-RK021";
 
   final String name;
   /** The audit cause this rule predicts, or null. */

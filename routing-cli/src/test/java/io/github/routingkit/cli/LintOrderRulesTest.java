@@ -242,4 +242,43 @@ class LintOrderRulesTest {
         .startsWith("ERROR RK004 key-order-shared-subscription (")
         .contains("share-consumer.properties:6)").contains("a share group");
   }
+
+  @Test
+  void rk021DefaultBatchingForAKeySharedSubscription() {
+    Result java = lint("p:pulsar/default-batching-producer.properties",
+        "c:pulsar/clean-consumer.properties", "--require-key-order");
+    assertThat(java.code()).as(java.out() + java.err()).isEqualTo(RoutingCli.EXIT_CHECK_FAILED);
+    assertThat(findings(java)).singleElement().asString()
+        .startsWith("ERROR RK021 key-shared-default-batching (")
+        .contains("default-batching-producer.properties:5): batchingEnabled=true with"
+            + " batcherBuilder=the default batcher (not set), and ")
+        .contains("clean-consumer.properties reads through Key_Shared")
+        .contains("REDELIVERY").contains("fix: ProducerBuilder.batcher(BatcherBuilder.KEY_BASED)");
+    // without a declared key-order need it is a warning
+    Result warn = lint("p:pulsar/default-batching-producer.properties",
+        "c:pulsar/clean-consumer.properties");
+    assertThat(warn.code()).isZero();
+    assertThat(findings(warn)).singleElement().asString().startsWith("WARNING RK021");
+    Result go = lint("p:pulsar/go-default-batching-producer.properties",
+        "c:pulsar/go-key-shared-consumer.properties", "--require-key-order");
+    assertThat(findings(go)).singleElement().asString().startsWith("ERROR RK021")
+        .contains("DisableBatching=false (the default)")
+        .contains("fix: BatcherBuilderType=KeyBasedBatchBuilder");
+    Result cpp = lint("p:pulsar/cpp-default-batching-producer.properties",
+        "c:pulsar/clean-consumer.properties", "--require-key-order");
+    assertThat(findings(cpp)).anyMatch(l -> l.startsWith("ERROR RK021")
+        && l.contains("cpp-default-batching-producer.properties:5): batchingEnabled=true with"
+            + " batchingType=DefaultBatching"));
+    // key-based batching, no batching, or no Key_Shared consumer: nothing to say
+    assertThat(findings(lint("p:pulsar/clean-producer.properties",
+        "c:pulsar/clean-consumer.properties", "--require-key-order", "--strict"))).isEmpty();
+    assertThat(findings(lint("p:pulsar/go-key-based-batching-producer.properties",
+        "c:pulsar/go-key-shared-consumer.properties", "--require-key-order", "--strict")))
+        .isEmpty();
+    assertThat(lint("p:pulsar/default-batching-producer.properties",
+        "--require-key-order").out()).doesNotContain("RK021");
+    assertThat(lint("p:pulsar/default-batching-producer.properties",
+        "c:pulsar/shared-consumer.properties", "--require-key-order").out())
+        .doesNotContain("RK021");
+  }
 }
