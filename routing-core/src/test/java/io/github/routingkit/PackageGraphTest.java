@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import io.github.routingkit.testing.PackageGraph;
+import io.github.routingkit.testing.SourceSize;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** routing-core's package graph: no cycles, internal reaches into no layer. */
+/** routing-core's package graph: no cycles, internal reaches into no layer; no long main file. */
 class PackageGraphTest {
   private static final JavaClasses CORE = PackageGraph.mainClasses("io.github.routingkit");
 
@@ -21,6 +23,19 @@ class PackageGraphTest {
   @Test
   void internalReachesIntoNoLayer() {
     PackageGraph.internalReachesIntoNoLayer().check(CORE);
+  }
+
+  @Test
+  void noMainSourceOverTheLimit() {
+    assertThat(SourceSize.sourcesLongerThan(Path.of("src/main/java"),
+        SourceSize.MAX_MAIN_LINES)).isEmpty();
+  }
+
+  /** The size rule can fail: at a limit of 100 lines, RoutingSpec is over it. */
+  @Test
+  void aLongSourceIsCaught() {
+    assertThat(SourceSize.sourcesLongerThan(Path.of("src/main/java"), 100))
+        .anyMatch(line -> line.contains("RoutingSpec.java: "));
   }
 
   /** The rule can fail: two test classes that use each other across packages form a cycle. */

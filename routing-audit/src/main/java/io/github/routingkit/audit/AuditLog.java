@@ -32,27 +32,12 @@ package io.github.routingkit.audit;
  * JSON object makes the line bad ({@link AuditLogException}). Thread-safe (stateless).
  */
 public final class AuditLog {
-  private static final char[] HEX = "0123456789abcdef".toCharArray();
   /** The known field names, in the order of their bit in the duplicate check. */
   private static final java.util.List<String> FIELD_ORDER = java.util.List.of("k", "p", "s", "t",
       "g", "ky", "tp", "pt", "c", "st", "rd", "o", "ot", "pe");
   private static final String FIELDS = "," + String.join(",", FIELD_ORDER) + ",";
 
   private AuditLog() {}
-
-  /** The value of an ASCII hex digit, or -1 (Unicode digits are not hex digits here). */
-  static int hexDigit(char ch) {
-    if (ch >= '0' && ch <= '9') {
-      return ch - '0';
-    }
-    if (ch >= 'a' && ch <= 'f') {
-      return ch - 'a' + 10;
-    }
-    if (ch >= 'A' && ch <= 'F') {
-      return ch - 'A' + 10;
-    }
-    return -1;
-  }
 
   /**
    * Appends the line of a record (without the line terminator) to {@code out}.
@@ -116,27 +101,7 @@ public final class AuditLog {
    * @throws NullPointerException if an argument is null
    */
   public static StringBuilder appendJsonString(CharSequence s, StringBuilder out) {
-    out.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '"') {
-        out.append("\\\"");
-      } else if (c == '\\') {
-        out.append("\\\\");
-      } else if (c == '\n') {
-        out.append("\\n");
-      } else if (c == '\r') {
-        out.append("\\r");
-      } else if (c == '\t') {
-        out.append("\\t");
-      } else if (c < 0x20 || c == 0x2028 || c == 0x2029) {
-        out.append("\\u").append(HEX[c >> 12 & 0xf]).append(HEX[c >> 8 & 0xf])
-            .append(HEX[c >> 4 & 0xf]).append(HEX[c & 0xf]);
-      } else {
-        out.append(c);
-      }
-    }
-    return out.append('"');
+    return FlatJson.appendString(s, out);
   }
 
   /**
@@ -235,10 +200,9 @@ public final class AuditLog {
     return new AuditFinding(c, parse(later), parse(earlier));
   }
 
-  /** A strict parser of one flat JSON object whose values are strings, integers or booleans. */
+  /** Reads one record line (or a finding line's strings): the fields, their types and ranges. */
   private static final class Parser {
-    private final String s;
-    private int i;
+    private final FlatJson json;
     private String k;
     private String p;
     private String pe;
@@ -258,12 +222,12 @@ public final class AuditLog {
     private final Interner interner;
 
     Parser(String s, Interner interner) {
-      this.s = s;
+      this.json = new FlatJson(s);
       this.interner = interner;
     }
 
     AuditRecord record() {
-      object(this::field);
+      json.object(this::field);
       require(k, "k");
       require(p, "p");
       require(seq, "s");
@@ -272,14 +236,14 @@ public final class AuditLog {
       require(c, "c");
       require(st, "st");
       if (seq < 0) {
-        throw bad("field s (sequence) must be >= 0, was " + seq);
+        throw json.bad("field s (sequence) must be >= 0, was " + seq);
       }
       if (pt < -1 || pt > Integer.MAX_VALUE) {
-        throw bad("field pt (partition) must be in [-1, 2^31), was " + pt);
+        throw json.bad("field pt (partition) must be in [-1, 2^31), was " + pt);
       }
       long redelivery = rd == null ? -1 : rd;
       if (redelivery < -1 || redelivery > Integer.MAX_VALUE) {
-        throw bad("field rd (redelivery count) must be in [-1, 2^31), was " + redelivery);
+        throw json.bad("field rd (redelivery count) must be in [-1, 2^31), was " + redelivery);
       }
       return new AuditRecord(k, p, pe, seq, t, g, ky == null || ky, tp, (int) (long) pt, c, st,
           (int) redelivery, o, ot);
@@ -290,270 +254,62 @@ public final class AuditLog {
           : 1 << FIELD_ORDER.indexOf(name);
       if (bit != 0) {
         if ((seen & bit) != 0) {
-          throw bad("field " + name + " given twice");
+          throw json.bad("field " + name + " given twice");
         }
         seen |= bit;
       }
       if (name.equals("k")) {
-        k = strValue(name);
+        k = json.strValue(name);
       } else if (name.equals("p")) {
-        p = common(strValue(name));
+        p = common(json.strValue(name));
       } else if (name.equals("s")) {
-        seq = num(name);
+        seq = json.num(name);
       } else if (name.equals("t")) {
-        t = num(name);
+        t = json.num(name);
       } else if (name.equals("g")) {
-        g = common(nullableStr(name));
+        g = common(json.nullableStr(name));
       } else if (name.equals("ky")) {
-        ky = bool(name);
+        ky = json.bool(name);
       } else if (name.equals("tp")) {
-        tp = common(strValue(name));
+        tp = common(json.strValue(name));
       } else if (name.equals("pt")) {
-        pt = num(name);
+        pt = json.num(name);
       } else if (name.equals("c")) {
-        c = common(strValue(name));
+        c = common(json.strValue(name));
       } else if (name.equals("st")) {
-        st = common(strValue(name));
+        st = common(json.strValue(name));
       } else if (name.equals("rd")) {
-        rd = num(name);
+        rd = json.num(name);
       } else if (name.equals("o")) {
-        o = nullableStr(name);
+        o = json.nullableStr(name);
       } else if (name.equals("ot")) {
-        ot = num(name);
+        ot = json.num(name);
       } else if (name.equals("pe")) {
-        pe = common(nullableStr(name));
+        pe = common(json.nullableStr(name));
       } else {
-        skipValue(name);
+        json.skipValue(name);
       }
     }
 
     /** Parses a flat object of string fields (a finding line); a field given twice is bad. */
     java.util.Map<String, String> strings() {
       java.util.Map<String, String> out = new java.util.HashMap<>();
-      object(name -> {
-        if (out.put(name, strValue("value")) != null) {
-          throw bad("field given twice");
+      json.object(name -> {
+        if (out.put(name, json.strValue("value")) != null) {
+          throw json.bad("field given twice");
         }
       });
       return out;
-    }
-
-    /** Reads one flat object, the whole line, handing each field's name to {@code field}. */
-    private void object(java.util.function.Consumer<String> field) {
-      ws();
-      expect('{');
-      ws();
-      if (peek() == '}') {
-        i++;
-      } else {
-        while (true) {
-          ws();
-          String name = str();
-          ws();
-          expect(':');
-          ws();
-          field.accept(name);
-          ws();
-          char ch = next();
-          if (ch == '}') {
-            break;
-          }
-          if (ch != ',') {
-            throw bad("expected ',' or '}' at column " + i);
-          }
-        }
-      }
-      ws();
-      if (i != s.length()) {
-        throw bad("text after the JSON object at column " + (i + 1));
-      }
     }
 
     private String common(String text) {
       return interner == null ? text : interner.of(text);
     }
 
-    private void skipValue(String name) {
-      char ch = peek();
-      if (ch == '"') {
-        str();
-      } else if (ch == 't' || ch == 'f') {
-        bool(name);
-      } else if (ch == 'n') {
-        literal("null");
-      } else if (ch == '-' || (ch >= '0' && ch <= '9')) {
-        // an unknown number may be fractional or huge: skip its characters
-        while (i < s.length() && "+-.eE0123456789".indexOf(s.charAt(i)) >= 0) {
-          i++;
-        }
-      } else {
-        throw bad("field " + name + ": only strings, numbers, booleans and null are allowed");
-      }
-    }
-
-    private String strValue(String name) {
-      if (peek() != '"') {
-        throw bad("field " + name + " must be a string");
-      }
-      return str();
-    }
-
-    private String nullableStr(String name) {
-      if (peek() == 'n') {
-        literal("null");
-        return null;
-      }
-      return strValue(name);
-    }
-
-    private Boolean bool(String name) {
-      if (s.startsWith("true", i)) {
-        i += 4;
-        return Boolean.TRUE;
-      }
-      if (s.startsWith("false", i)) {
-        i += 5;
-        return Boolean.FALSE;
-      }
-      throw bad("field " + name + " must be true or false");
-    }
-
-    private void literal(String lit) {
-      if (!s.startsWith(lit, i)) {
-        throw bad("expected " + lit + " at column " + (i + 1));
-      }
-      i += lit.length();
-    }
-
-    private long num(String name) {
-      int start = i;
-      boolean negative = false;
-      if (peek() == '-') {
-        negative = true;
-        i++;
-      }
-      long value = 0; // accumulated negative, so Long.MIN_VALUE is in range
-      int digits = 0;
-      while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
-        int d = s.charAt(i) - '0';
-        if (value < (Long.MIN_VALUE + d) / 10) {
-          throw bad("field " + name + ": integer out of range");
-        }
-        value = value * 10 - d;
-        i++;
-        digits++;
-      }
-      if (!negative && value == Long.MIN_VALUE) {
-        throw bad("field " + name + ": integer out of range");
-      }
-      if (digits == 0 || (i < s.length() && ".eE".indexOf(s.charAt(i)) >= 0)) {
-        i = start;
-        throw bad("field " + name + " must be an integer");
-      }
-      return negative ? value : -value;
-    }
-
-    private String str() {
-      expect('"');
-      StringBuilder b = null;
-      int start = i;
-      while (true) {
-        if (i >= s.length()) {
-          throw bad("unterminated string");
-        }
-        char ch = s.charAt(i);
-        if (ch == '"') {
-          String out = b == null ? s.substring(start, i) : b.append(s, start, i).toString();
-          i++;
-          return out;
-        }
-        if (ch < 0x20) {
-          throw bad("control character in a string at column " + (i + 1));
-        }
-        if (ch == '\\') {
-          if (b == null) {
-            b = new StringBuilder();
-          }
-          b.append(s, start, i);
-          i++;
-          if (i >= s.length()) {
-            throw bad("unterminated escape");
-          }
-          char e = s.charAt(i++);
-          if (e == '"' || e == '\\' || e == '/') {
-            b.append(e);
-          } else if (e == 'b') {
-            b.append('\b');
-          } else if (e == 'f') {
-            b.append('\f');
-          } else if (e == 'n') {
-            b.append('\n');
-          } else if (e == 'r') {
-            b.append('\r');
-          } else if (e == 't') {
-            b.append('\t');
-          } else if (e == 'u') {
-            if (i + 4 > s.length()) {
-              throw bad("truncated \\u escape");
-            }
-            int v = 0;
-            for (int j = 0; j < 4; j++) {
-              int d = hexDigit(s.charAt(i + j));
-              if (d < 0) {
-                throw bad("bad \\u escape at column " + (i + 1));
-              }
-              v = v * 16 + d;
-            }
-            b.append((char) v);
-            i += 4;
-          } else {
-            throw bad("bad escape at column " + i);
-          }
-          start = i;
-        } else {
-          i++;
-        }
-      }
-    }
-
-    private void ws() {
-      while (i < s.length()) {
-        char ch = s.charAt(i);
-        if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n') {
-          return;
-        }
-        i++;
-      }
-    }
-
-    private char peek() {
-      if (i >= s.length()) {
-        throw bad("unexpected end of line");
-      }
-      return s.charAt(i);
-    }
-
-    private char next() {
-      char ch = peek();
-      i++;
-      return ch;
-    }
-
-    private void expect(char ch) {
-      if (i >= s.length() || s.charAt(i) != ch) {
-        throw bad("expected '" + ch + "' at column " + (i + 1));
-      }
-      i++;
-    }
-
     private void require(Object value, String name) {
       if (value == null) {
-        throw bad("missing field " + name);
+        throw json.bad("missing field " + name);
       }
-    }
-
-    private AuditLogException bad(String why) {
-      return new AuditLogException(why);
     }
   }
 }

@@ -10,12 +10,13 @@ import picocli.CommandLine.Spec;
  * partitions?" ({@code resize}), "how many partitions do I need?" ({@code plan}) and "where would
  * each client put this key?" ({@code compare}) and "where did per-key order break, and which
  * layer broke it?" ({@code audit}) and "what does each step of my canary rollout move?"
- * ({@code rollout}).
+ * ({@code rollout}) and "where is this key now, and who reads it?" ({@code locate}).
  *
  * <p>Exit codes, the same for every subcommand: 0 success; 1 a check failed ({@code analyze
  * --fail-above} exceeded, {@code plan} finds no partition count enough while the hot key stays on
  * one partition, {@code audit} found out-of-order pairs,
- * {@code lint} found an error, a {@code rollout} step moves more than {@code --max-moved}); 2 bad input (arguments, an unreadable or empty key file, an invalid {@code --spec}
+ * {@code lint} found an error, a {@code rollout} step moves more than {@code --max-moved}, a {@code locate
+ * --agree-with} scheme puts the key elsewhere); 2 bad input (arguments, an unreadable or empty key file, an invalid {@code --spec}
  * or one that cannot route on the partition count given, an argument the JVM could not decode,
  * a live topic that cannot be read: unreachable broker, missing topic, missing ACL);
  * 3 internal error (a bug: please report it). Errors are one line on stderr, never a stack trace
@@ -25,11 +26,12 @@ import picocli.CommandLine.Spec;
     versionProvider = RoutingCli.Version.class,
     description = "Key-routing analysis for Kafka and Pulsar topics.",
     subcommands = {AnalyzeCommand.class, ResizeCommand.class, PlanCommand.class,
-        CompareCommand.class, AuditCommand.class, LintCommand.class, RolloutCommand.class,
+        CompareCommand.class, LocateCommand.class, AuditCommand.class, LintCommand.class,
+        RolloutCommand.class,
         CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:success", "1:check failed (analyze --fail-above exceeded; plan: no"
-        + " partition count is enough while the hot key stays on one partition; audit found out-of-order pairs; lint errors; a rollout step above --max-moved)",
+        + " partition count is enough while the hot key stays on one partition; audit found out-of-order pairs; lint errors; a rollout step above --max-moved; locate --agree-with disagrees)",
         "2:bad input (arguments, key file, --spec, a live topic that cannot be read)", "3:internal error (please report)"})
 public final class RoutingCli implements Runnable {
   /** Exit code of a failed check: {@code analyze --fail-above}, {@code plan}'s hot-key verdict. */
@@ -150,7 +152,7 @@ public final class RoutingCli implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(),
-        "missing a command: analyze, resize, plan, compare, audit, lint or rollout");
+        "missing a command: analyze, resize, plan, compare, locate, audit, lint or rollout");
   }
 
   /**

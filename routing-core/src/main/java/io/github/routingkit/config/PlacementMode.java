@@ -46,9 +46,9 @@ enum PlacementMode {
     return this == MODULO ? scheme.moduloPlacement() : scheme.nativePlacement();
   }
 
-  /** Whether the value names its placement relative to the scheme ({@code native}, {@code modulo}). */
-  boolean isAlias() {
-    return concrete == null;
+  /** The value with what it resolves to for {@code scheme}, for {@link RoutingSpec#describePlacement()}. */
+  String describe(HashScheme scheme) {
+    return concrete != null ? id : id + " (" + resolve(scheme).id() + " for " + scheme.id() + ")";
   }
 
   static PlacementMode parse(String property, String value, Object raw) {

@@ -22,6 +22,40 @@ import java.util.stream.Stream;
  * {@code docs/configuration.md}, which a test compares with {@link #markdownTable(Layer)} so the
  * two cannot drift. Entries are listed in the order the tables show them.
  *
+ * <h2>Layers</h2>
+ * The scheme ({@value RoutingSpec#SCHEME}), placement ({@value RoutingSpec#PLACEMENT}) and
+ * keyless policy ({@value RoutingSpec#KEYLESS}); the key format
+ * ({@value RoutingSpec#KEY_FORMAT}); the segment layer ({@code routing.segment.*},
+ * {@link io.github.routingkit.router.segment.SegmentRouter}), the hot-key layer
+ * ({@code routing.hotkey.*}, {@link io.github.routingkit.router.hotkey.HotKeyRouter}), the
+ * version layer ({@code routing.version.*}, {@link VersionedRouter}) and the canary
+ * ({@value RoutingSpec#CANARY_SHARE} and {@value RoutingSpec#CANARY_NEXT_PREFIX}{@code X},
+ * {@link io.github.routingkit.router.canary.CanaryRouter}).
+ *
+ * <h2>Rules</h2>
+ * {@link RoutingSpec} ignores keys outside {@value RoutingSpec#PREFIX} (a whole producer config
+ * can be passed in), and the Kafka assignors' {@value RoutingSpec#ASSIGNOR_PREFIX}{@code *};
+ * every other {@code routing.*} key must be in this catalogue. Values are strings
+ * ({@code toString()} of any object; a {@code Collection} is joined by commas), trimmed, also
+ * around list items; identifiers are case-sensitive. Illegal combinations: a layer's options
+ * without the property that enables the layer (e.g. {@code routing.hotkey.threshold} without
+ * {@code routing.hotkey.detect=true}), the version source's option for the other source, both
+ * segment ranges and weights, both segment separator and regex, a scheme or placement other than
+ * the default with generations, canary properties without the share or the share without them,
+ * {@code routing.canary.next.keyless}, a canary in a canary (the new spec's problems are named
+ * {@code routing.canary.next.*}), and detectors of more than 64 MiB in all
+ * ({@link RoutingSpec#claimedMemoryBytes()}). Every bad key, value or combination throws a
+ * {@link io.github.routingkit.RoutingConfigException} (an {@link IllegalArgumentException})
+ * naming the property, the value and the rule, at parse time, all problems in one; only the
+ * checks that need the topic's partition count run when a message is routed (see
+ * {@link io.github.routingkit.router.segment.SegmentRouter}, {@link VersionedRouter}), never
+ * giving an out-of-range partition.
+ *
+ * <p>In the string form ({@link RoutingSpec#toParsableString()}), e.g.
+ * {@code routing.keyless=random, routing.placement=jump, routing.scheme=pulsar-murmur3}, a list
+ * value keeps its commas: a comma-separated part that does not start a {@code routing.key=} pair
+ * continues the previous value.
+ *
  * <h2>Adding a property</h2>
  * <ol>
  *   <li>Give its key a {@code public static final String} constant in {@link RoutingSpec} (in

@@ -8,8 +8,6 @@ import io.github.routingkit.hash.HashScheme;
 import io.github.routingkit.placement.Placement;
 import io.github.routingkit.router.HashRouter;
 import io.github.routingkit.router.canary.CanaryRouter;
-import io.github.routingkit.router.hotkey.HotKeyRouter;
-import io.github.routingkit.router.segment.SegmentRouter;
 import io.github.routingkit.router.version.VersionedRouter;
 
 import java.io.InvalidObjectException;
@@ -42,40 +40,16 @@ import java.util.TreeMap;
  *
  * <h2>Properties</h2>
  * Every key, with its type, default, example and meaning, is an entry of the
- * {@link RoutingProperty} catalogue (which docs/configuration.md's reference tables render): the
- * scheme ({@value #SCHEME}), placement ({@value #PLACEMENT}) and keyless policy
- * ({@value #KEYLESS}); the key format ({@value #KEY_FORMAT}, {@link #keyFormat()}); the segment layer ({@code routing.segment.*}, {@link SegmentRouter}), the
- * hot-key layer ({@code routing.hotkey.*}, {@link HotKeyRouter}), the version layer
- * ({@code routing.version.*}, {@link VersionedRouter}) and the canary ({@value #CANARY_SHARE} and
- * {@value #CANARY_NEXT_PREFIX}{@code X}, {@link CanaryRouter}). The typed queries
- * ({@link #hasSegments()}, {@link #hasHotKeys()}, {@link #hasVersions()}, {@link #versionSource()},
- * {@link #hasCanary()}, {@link #layerProperties(RoutingProperty.Layer)}) tell which layers a spec
- * configures, so adapters never read key names.
+ * {@link RoutingProperty} catalogue (which docs/configuration.md's reference tables render, and
+ * whose Javadoc states the rules a spec is checked by); each has a constant here, e.g.
+ * {@value #SCHEME}. The typed queries ({@link #hasSegments()}, {@link #hasHotKeys()},
+ * {@link #hasVersions()}, {@link #versionSource()}, {@link #hasCanary()},
+ * {@link #layerProperties(RoutingProperty.Layer)}) tell which layers a spec configures, so
+ * adapters never read key names. Every bad key, value or combination throws a
+ * {@link RoutingConfigException} naming the property, the value and the rule, at parse time.
  *
- * <h2>Rules</h2>
- * Keys outside {@value #PREFIX} are ignored (a whole producer config can be passed in), and so
- * are the Kafka assignors' {@value #ASSIGNOR_PREFIX}{@code *}; every other {@code routing.*} key
- * must be in the catalogue. Values are strings ({@code toString()} of any object; a
- * {@code Collection} is joined by commas), trimmed, also around list items; identifiers are
- * case-sensitive. Illegal combinations: a layer's options without the property that enables the
- * layer (e.g. {@code routing.hotkey.threshold} without {@code routing.hotkey.detect=true}), the
- * version source's option for the other source, both segment ranges and weights, both segment
- * separator and regex, a scheme or placement other than the default with generations, canary
- * properties without the share or the share without them, {@code routing.canary.next.keyless},
- * a canary in a canary (the new spec's problems are named {@code routing.canary.next.*}), and
- * detectors of more than 64 MiB in all ({@link #claimedMemoryBytes()}). Every bad key, value or
- * combination throws a {@link RoutingConfigException} (an {@link IllegalArgumentException})
- * naming the property, the value and the rule, at parse time, all problems in one; only the
- * checks that need the topic's partition count run when a message is routed (see
- * {@link SegmentRouter}, {@link VersionedRouter}), never giving an out-of-range partition.
- *
- * <p>The string form ({@link #toParsableString()}, also {@link #toString()}), e.g.
- * {@code routing.keyless=random, routing.placement=jump, routing.scheme=pulsar-murmur3}, lists
- * the scheme and keyless policy, the placement unless it is {@code native}, and every layer
- * property that was set, and is read back by
- * {@link #parse(String)} into an equal spec. In the string form a list value keeps its commas: a
- * comma-separated part that does not start a {@code routing.key=} pair continues the previous
- * value. Immutable, thread-safe and {@link Serializable} through that string form.
+ * <p>Immutable, thread-safe and {@link Serializable} through its string form
+ * ({@link #toParsableString()}), which {@link #parse(String)} reads back into an equal spec.
  */
 public final class RoutingSpec implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -90,10 +64,7 @@ public final class RoutingSpec implements Serializable {
   public static final String KEYLESS = "routing.keyless";
   /** The placement: {@code native} (default), {@code modulo} or a placement id ({@link #placementValues()}). */
   public static final String PLACEMENT = "routing.placement";
-  /**
-   * The key format: {@code raw} (default: the whole key is hashed) or a schema-registry wire
-   * format whose header is skipped ({@link io.github.routingkit.KeyFormat}).
-   */
+  /** The key format: {@code raw} (default: the whole key is hashed) or a {@link KeyFormat} id. */
   public static final String KEY_FORMAT = "routing.key.format";
   /** Explicit segment ranges, e.g. {@code order:0-5,payment:6-8}. */
   public static final String SEGMENT_RANGES = "routing.segment.ranges";
@@ -161,10 +132,8 @@ public final class RoutingSpec implements Serializable {
   }
 
   /**
-   * Returns the values {@value #PLACEMENT} (and the {@code routing} command's {@code --placement})
-   * accepts: {@code native}, {@code modulo} (relative to the scheme), then the concrete
-   * placements {@code jump}, {@code jump-back}, {@code floor-mod}, {@code to-positive},
-   * {@code unsigned-mod}, {@code abs-remainder} ({@link Placement#id()}).
+   * Returns the values {@value #PLACEMENT} (and the CLI's {@code --placement}) accepts: the aliases
+   * {@code native}, {@code modulo} (relative to the scheme), then each concrete {@link Placement#id()}.
    */
   public static List<String> placementValues() {
     return PlacementMode.ID_LIST;
@@ -213,11 +182,11 @@ public final class RoutingSpec implements Serializable {
   }
 
   /**
-   * Parses the string form: {@code key=value} pairs separated by commas (whitespace around keys,
-   * values and commas is ignored; an empty string is the default spec). A comma-separated part that
-   * does not start with {@code name.name=} continues the previous value, so list values such as
-   * {@code routing.segment.ranges=order:0-5,payment:6-8} can be written as they are. The inverse of
-   * {@link #toParsableString()}.
+   * Parses the string form, the inverse of {@link #toParsableString()}: {@code key=value} pairs
+   * separated by commas (whitespace around keys, values and commas is ignored; an empty string is
+   * the default spec). A comma-separated part that does not start with {@code name.name=}
+   * continues the previous value, so {@code routing.segment.ranges=order:0-5,payment:6-8} reads as
+   * written.
    *
    * @throws RoutingConfigException for a spec not starting with a {@code key=value} pair, a repeated
    *     key, an unknown key (any key here must start with {@code routing.}), a bad value or an
@@ -228,10 +197,9 @@ public final class RoutingSpec implements Serializable {
   }
 
   /**
-   * The name among {@code known} within edit distance 2 of {@code name} (a typo: a letter missing,
-   * extra, swapped or wrong), the closest first (ties: the first in iteration order); null if none
-   * is that close. Used for the "did you mean" hint of every {@code routing.*} property error,
-   * including the Kafka assignor's {@code routing.assignor.*} keys.
+   * The name among {@code known} within edit distance 2 of {@code name} (a letter missing, extra,
+   * swapped or wrong), the closest (ties: the first in iteration order), or null: the "did you
+   * mean" hint of every {@code routing.*} property error, {@code routing.assignor.*} included.
    *
    * @throws NullPointerException if an argument is null
    */
@@ -268,8 +236,7 @@ public final class RoutingSpec implements Serializable {
 
   /**
    * Returns whether any layer is configured (a key format other than {@code raw}, segment, hot
-   * key, version or canary): false means {@link #keyRouter()} is a plain {@link HashRouter} of
-   * {@link #scheme()} and {@link #placement()}.
+   * key, version or canary): false means {@link #keyRouter()} is a plain {@link HashRouter}.
    */
   public boolean hasLayers() {
     return keyFormat().hasHeader() || hasSegments() || hasHotKeys() || hasVersions() || hasCanary();
@@ -284,29 +251,20 @@ public final class RoutingSpec implements Serializable {
    * Returns the properties of one layer set anywhere in the composed spec, as written: this
    * spec's own and, with a canary, the new spec's under their {@value #CANARY_NEXT_PREFIX} names
    * (the canary's own {@value #CANARY_SHARE} is a {@link RoutingProperty.Layer#CANARY} property).
-   * Values are normalized as {@link #toMap()} gives them; keys sorted. Empty if no part of the
-   * spec configures the layer, e.g. {@code layerProperties(HOTKEY)} of a spec whose only hot-key
-   * property is {@code routing.canary.next.hotkey.keys=k} is {@code {routing.canary.next.hotkey.keys=k}}.
+   * Values are normalized as {@link #toMap()} gives them; keys sorted; empty if no part of the
+   * spec configures the layer.
    */
   public Map<String, String> layerProperties(RoutingProperty.Layer layer) {
     return RoutingProperty.ofLayer(toMap(), layer);
   }
 
   /**
-   * Returns the property, as written, that makes messages name their routing generation in a
-   * header (message property): {@value #VERSION_SOURCE}, or
-   * {@value #CANARY_NEXT_PREFIX}{@code version.source} in the canary's new spec; null if no part
-   * of the spec reads versions from a header. A client whose partitioner sees no headers (Kafka)
-   * cannot route such a spec.
+   * Returns the property that makes messages name their generation in a header (message
+   * property): {@value #VERSION_SOURCE}, or {@value #CANARY_NEXT_PREFIX}{@code version.source};
+   * null if none does. A partitioner that sees no headers (Kafka) cannot route such a spec.
    */
   public String versionFromHeaderProperty() {
-    if (versionSource() == VersionedRouter.Source.HEADER) {
-      return VERSION_SOURCE;
-    }
-    if (hasCanary() && typed.canaryNext().versionSource() == VersionedRouter.Source.HEADER) {
-      return CANARY_NEXT_PREFIX + VERSION_SOURCE.substring(PREFIX.length());
-    }
-    return null;
+    return VersionCheck.headerProperty(versionSource(), typed.canaryNext());
   }
 
   /** Returns whether any part of the spec reads versions from a header: {@link #versionFromHeaderProperty()} is set. */
@@ -328,13 +286,8 @@ public final class RoutingSpec implements Serializable {
    * @throws NullPointerException if {@code format} is null
    */
   public RoutingSpec withKeyFormat(KeyFormat format) {
-    Map<String, String> copy = new TreeMap<>(layers);
-    if (Objects.requireNonNull(format, "format") == KeyFormat.RAW) {
-      copy.remove(KEY_FORMAT);
-    } else {
-      copy.put(KEY_FORMAT, format.id());
-    }
-    return new RoutingSpec(scheme, placementMode, keyless, copy);
+    return with(KEY_FORMAT, Objects.requireNonNull(format, "format") == KeyFormat.RAW ? null
+        : format.id());
   }
 
   /**
@@ -347,10 +300,7 @@ public final class RoutingSpec implements Serializable {
         + (typed.canaryNext() == null ? 0 : typed.canaryNext().claimedMemoryBytes());
   }
 
-  /**
-   * Returns the canary's new spec ({@value #CANARY_NEXT_PREFIX}{@code *} as plain
-   * {@code routing.*} properties, its keyless policy this spec's), or null without a canary.
-   */
+  /** Returns the canary's new spec ({@value #CANARY_NEXT_PREFIX}{@code *} as {@code routing.*}, this keyless policy), or null. */
   public RoutingSpec canaryNext() {
     return typed.canaryNext() == null ? null : typed.canaryNext().withKeyless(keyless);
   }
@@ -378,9 +328,6 @@ public final class RoutingSpec implements Serializable {
    * @throws IllegalArgumentException if {@code numPartitions} is not in [1, 2^20]
    */
   public io.github.routingkit.switching.SwitchPlan switchPlan(int numPartitions) {
-    if (typed.schedule() == null) {
-      throw new IllegalStateException("the spec has no " + CANARY_SCHEDULE + ": " + this);
-    }
     return ScheduleCheck.plan(this, typed.schedule(), numPartitions);
   }
 
@@ -390,9 +337,8 @@ public final class RoutingSpec implements Serializable {
    */
   public RoutingSpec withoutCanary() {
     Map<String, String> copy = new TreeMap<>(layers);
-    copy.keySet().removeAll(SpecKeys.CANARY);
-    return copy.size() == layers.size() ? this
-        : new RoutingSpec(scheme, placementMode, keyless, copy);
+    return copy.keySet().removeAll(SpecKeys.CANARY)
+        ? new RoutingSpec(scheme, placementMode, keyless, copy) : this;
   }
 
   /** Returns a copy with the given hash scheme. */
@@ -418,8 +364,7 @@ public final class RoutingSpec implements Serializable {
   }
 
   /**
-   * Returns a copy with a layer property set ({@code value} null: removed), validated like parsed
-   * input.
+   * Returns a copy with a layer property set ({@code value} null: removed), checked like parsed input.
    *
    * @throws RoutingConfigException if {@code key} is not a layer property ({@code routing.segment.*},
    *     {@code routing.hotkey.*}, {@code routing.version.*}, {@code routing.canary.*}), or for a bad
@@ -440,24 +385,20 @@ public final class RoutingSpec implements Serializable {
   }
 
   /**
-   * Returns {@value #PLACEMENT} as written ({@code native} when unset), e.g. {@code native} or
-   * {@code floor-mod}: what {@link #toString()} and {@link #toMap()} keep (both leave out
-   * {@code native}, the default), so a spec round-trips as the user wrote it.
+   * Returns {@value #PLACEMENT} as written ({@code native} when unset), e.g. {@code floor-mod}:
+   * what {@link #toMap()} keeps (leaving out {@code native}), so a spec round-trips as written.
    */
   public String placementSetting() {
     return placementMode.id;
   }
 
   /**
-   * Returns {@value #PLACEMENT} with what it resolved to, for reports: for {@code native} and
-   * {@code modulo} the concrete placement and the scheme, e.g.
-   * {@code native (floor-mod for pulsar-murmur3)}; a concrete value as it is, e.g.
-   * {@code jump-back}.
+   * Returns {@value #PLACEMENT} with what it resolved to, for reports: an alias with the concrete
+   * placement and the scheme, e.g. {@code native (floor-mod for pulsar-murmur3)}; a concrete value
+   * as it is, e.g. {@code jump-back}.
    */
   public String describePlacement() {
-    return placementMode.isAlias()
-        ? placementMode.id + " (" + placement().id() + " for " + scheme.id() + ")"
-        : placementMode.id;
+    return placementMode.describe(scheme);
   }
 
   /** Returns the keyless policy ({@value #KEYLESS}). */
@@ -471,10 +412,8 @@ public final class RoutingSpec implements Serializable {
   }
 
   /**
-   * Builds a new router for this spec, composed canary &rarr; version &rarr; segment &rarr; hot key
-   * &rarr; scheme/placement (layers that are not configured are left out; with no layer it is a
-   * {@link HashRouter}; with a canary a {@link CanaryRouter} of this spec's other layers and the
-   * new spec's router). Each call returns a new instance with its own keyless and hot-key state;
+   * Builds a new router for this spec, composed as the class documentation says (with no layer a
+   * {@link HashRouter}). Each call returns a new instance with its own keyless and hot-key state;
    * keyed routing of pure layers is identical across instances.
    */
   public KeyRouter keyRouter() {
@@ -494,7 +433,7 @@ public final class RoutingSpec implements Serializable {
     map.put(SCHEME, scheme.id());
     map.put(KEYLESS, keyless.id());
     if (placementMode != PlacementMode.NATIVE) {
-      map.put(PLACEMENT, placementMode.id); // omitted at its default: the pre-placement string form
+      map.put(PLACEMENT, placementMode.id); // omitted at its default, as the string form does
     }
     return map;
   }
@@ -505,8 +444,8 @@ public final class RoutingSpec implements Serializable {
       return false;
     }
     RoutingSpec r = (RoutingSpec) o;
-    return r.scheme == scheme && r.placementMode == placementMode
-        && r.keyless == keyless && r.layers.equals(layers);
+    return r.scheme == scheme && r.placementMode == placementMode && r.keyless == keyless
+        && r.layers.equals(layers);
   }
 
   @Override
@@ -515,11 +454,9 @@ public final class RoutingSpec implements Serializable {
   }
 
   /**
-   * Returns the parsable string form, e.g.
-   * {@code routing.keyless=round-robin, routing.scheme=kafka-murmur2}: the {@link #toMap()}
-   * entries as {@code key=value} pairs separated by {@code ", "}, a value that the comma rule
-   * would cut in double quotes. {@link #parse(String)} reads it back into an equal spec; the
-   * serialized form carries it.
+   * Returns the parsable string form, e.g. {@code routing.keyless=round-robin, routing.scheme=kafka-murmur2}:
+   * the {@link #toMap()} entries as {@code key=value} pairs joined by {@code ", "}, a value that
+   * the comma rule would cut in double quotes; {@link #parse(String)} reads it back.
    */
   public String toParsableString() {
     return SpecText.write(toMap());
@@ -540,10 +477,8 @@ public final class RoutingSpec implements Serializable {
   }
 
   /**
-   * Serialized form: the string form and the properties, re-parsed (and so re-validated) on
-   * deserialization. The properties are preferred: a list value holding {@code ", a.b="} cannot be
-   * told apart from the next pair in the string form. (Streams written before the properties
-   * field existed carry only the string form.)
+   * Serialized form: the string form and the properties, re-parsed (and so re-validated) by
+   * {@link SpecText#deserialized}, which prefers the properties.
    */
   private static final class Proxy implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -551,7 +486,7 @@ public final class RoutingSpec implements Serializable {
     private final TreeMap<String, String> properties;
 
     Proxy(String spec, TreeMap<String, String> properties) {
-      this.spec = spec;
+      this.spec = spec; // a list value holding ", a.b=" reads as two pairs here
       this.properties = properties;
     }
 

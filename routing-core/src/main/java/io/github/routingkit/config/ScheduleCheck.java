@@ -96,6 +96,10 @@ final class ScheduleCheck {
    * consumer with the same spec names it alike, and a changed spec or share is another plan.
    */
   static SwitchPlan plan(RoutingSpec spec, CanarySchedule schedule, int numPartitions) {
+    if (schedule == null) {
+      throw new IllegalStateException("the spec has no " + RoutingSpec.CANARY_SCHEDULE + ": "
+          + spec);
+    }
     RoutingSpec old = spec.withoutCanary();
     // routing.metrics.* route nothing: producers and consumers that set them differently name
     // the plan alike

@@ -24,6 +24,21 @@ import java.util.stream.Collectors;
 final class VersionCheck {
   private VersionCheck() {}
 
+  /**
+   * The property, as written, that reads versions from a header in a spec whose own source is
+   * {@code own} and whose canary's new spec is {@code canaryNext} (null without a canary); null
+   * if neither does, for {@link RoutingSpec#versionFromHeaderProperty()}.
+   */
+  static String headerProperty(Source own, RoutingSpec canaryNext) {
+    if (own == Source.HEADER) {
+      return VERSION_SOURCE;
+    }
+    if (canaryNext != null && canaryNext.versionSource() == Source.HEADER) {
+      return CANARY_NEXT_PREFIX + VERSION_SOURCE.substring(PREFIX.length());
+    }
+    return null;
+  }
+
   /** The source {@code text} names ({@code key-prefix} when null), or null if it names none. */
   static Source source(String text) {
     for (Source s : Source.values()) {

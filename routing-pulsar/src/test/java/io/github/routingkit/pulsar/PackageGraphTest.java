@@ -1,10 +1,14 @@
 package io.github.routingkit.pulsar;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import io.github.routingkit.testing.PackageGraph;
+import io.github.routingkit.testing.SourceSize;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** routing-pulsar's package graph: no cycles, no router type tested by an adapter. */
+/** routing-pulsar's package graph: no cycles, no router type tested by an adapter; no long main file. */
 class PackageGraphTest {
   private static final JavaClasses CLASSES = PackageGraph.mainClasses("io.github.routingkit.pulsar");
 
@@ -21,5 +25,11 @@ class PackageGraphTest {
   @Test
   void internalReachesIntoNoLayer() {
     PackageGraph.internalReachesIntoNoLayer().check(CLASSES);
+  }
+
+  @Test
+  void noMainSourceOverTheLimit() {
+    assertThat(SourceSize.sourcesLongerThan(Path.of("src/main/java"),
+        SourceSize.MAX_MAIN_LINES)).isEmpty();
   }
 }

@@ -114,6 +114,7 @@ public final class EmbeddedKafka implements AutoCloseable {
    */
   public static EmbeddedKafka start(Map<String, ?> brokerProperties) {
     Objects.requireNonNull(brokerProperties, "brokerProperties");
+    QuietLogs.apply();
     for (String key : brokerProperties.keySet()) {
       if (OWNED.contains(key)) {
         throw new IllegalArgumentException(
