@@ -30,8 +30,9 @@ import java.util.stream.Collectors;
  *       message naming the message type, the payload. Apicurio Registry 3's Protobuf serializer
  *       with its defaults.</li>
  *   <li>{@link #APICURIO_LEGACY}: {@code 0x00}, an 8-byte big-endian global id, the payload.
- *       Apicurio Registry 2's serializers (and 3's {@code Legacy8ByteIdHandler}), Avro and JSON
- *       Schema.</li>
+ *       Apicurio Registry 2's serializers with headers disabled (the global id, or the content id
+ *       with {@code apicurio.registry.use-id=contentId}; and 3's {@code Legacy8ByteIdHandler}),
+ *       Avro and JSON Schema.</li>
  *   <li>{@link #APICURIO_LEGACY_PROTOBUF}: {@code 0x00}, the 8-byte id, the delimited
  *       {@code Ref}, the payload. Apicurio Registry 2's Protobuf serializer.</li>
  * </ul>
@@ -39,7 +40,12 @@ import java.util.stream.Collectors;
  * (docs.confluent.io, "Formats, Serializers, and Deserializers"); Apicurio Registry's serdes
  * ({@code Default4ByteIdHandler}, {@code Legacy8ByteIdHandler}, {@code ProtobufSerializer}). The
  * header parsing is held to the bytes Confluent's own JavaScript serializers
- * ({@code @confluentinc/schemaregistry}) write, by the cross-client vectors.
+ * ({@code @confluentinc/schemaregistry}) write, by the cross-client vectors, and to the keys
+ * Apicurio Registry 2.6's Avro serializer writes (8-byte global and content ids, and its
+ * Confluent-compatible 4-byte ids), by a differential test of the Kafka adapter. Apicurio 2's
+ * serializers write the id into the key bytes only with
+ * {@code apicurio.registry.headers.enabled=false}; by default they put it in a record header and
+ * the key bytes are the payload ({@link #RAW}).
  *
  * <p>Parsing never allocates and reads at most the header. Thread-safety: stateless.
  */

@@ -6,7 +6,6 @@ import io.github.routingkit.router.version.VersionedRouter;
 
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
-import io.github.routingkit.property.RoutingGen;
 import org.junit.jupiter.api.Test;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -9,7 +9,6 @@ import io.github.routingkit.audit.PulsarAuditConsumerInterceptor;
 import io.github.routingkit.audit.PulsarAuditProducerInterceptor;
 import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -21,7 +21,7 @@ import java.util.List;
  *
  * <p>Settings read: Java {@code batchingEnabled} (loadConf, default true) and
  * {@code batcherBuilder} ({@code KEY_BASED} or {@code DEFAULT}: set in code by
- * {@code ProducerBuilder#batcher}, which loadConf does not take, so the file states the
+ * {@code ProducerBuilder#batcherBuilder}, which loadConf does not take, so the file states the
  * application's own choice, as for {@code allowOutOfOrderDelivery}); Go {@code DisableBatching}
  * and {@code BatcherBuilderType} ({@code KeyBasedBatchBuilder}); C++ {@code batchingEnabled} and
  * {@code batchingType} ({@code KeyBasedBatching}).
@@ -84,7 +84,7 @@ final class KeySharedBatching {
           + " batch holds messages of several keys and the broker hands it to the consumer of its"
           + " first key, so a key's messages reach two consumers, processed in no order between"
           + " them (the audit names such pairs REDELIVERY)", p.client() == LintClient.PULSAR_JAVA
-          ? "ProducerBuilder.batcher(BatcherBuilder.KEY_BASED) in code, and batcherBuilder="
+          ? "ProducerBuilder.batcherBuilder(BatcherBuilder.KEY_BASED) in code, and batcherBuilder="
           + "KEY_BASED in this file to say so; or batchingEnabled=false"
           : p.client() == LintClient.PULSAR_GO ? "BatcherBuilderType=KeyBasedBatchBuilder; or"
           + " DisableBatching=true" : "batchingType=KeyBasedBatching; or batchingEnabled=false"));

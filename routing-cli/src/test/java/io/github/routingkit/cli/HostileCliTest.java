@@ -4,7 +4,6 @@ import static io.github.routingkit.cli.CliRun.run;
 
 import io.github.routingkit.cli.CliRun.Result;
 
-import io.github.routingkit.Routers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

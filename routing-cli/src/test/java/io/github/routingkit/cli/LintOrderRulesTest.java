@@ -253,7 +253,7 @@ class LintOrderRulesTest {
         .contains("default-batching-producer.properties:5): batchingEnabled=true with"
             + " batcherBuilder=the default batcher (not set), and ")
         .contains("clean-consumer.properties reads through Key_Shared")
-        .contains("REDELIVERY").contains("fix: ProducerBuilder.batcher(BatcherBuilder.KEY_BASED)");
+        .contains("REDELIVERY").contains("fix: ProducerBuilder.batcherBuilder(BatcherBuilder.KEY_BASED)");
     // without a declared key-order need it is a warning
     Result warn = lint("p:pulsar/default-batching-producer.properties",
         "c:pulsar/clean-consumer.properties");

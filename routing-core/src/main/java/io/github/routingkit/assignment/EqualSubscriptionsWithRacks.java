@@ -67,7 +67,8 @@ final class EqualSubscriptionsWithRacks extends EqualSubscriptionsFromClaims {
     keepOnRackPartitions();
     indexTheRest();
     placeTheRest();
-    return result();
+    return RebalanceResult.ofTargets(GroupShape.EQUAL_SUBSCRIPTIONS_WITH_RACKS, group, rest, gpOf,
+        keep, cooperative);
   }
 
   private void keepOnRackPartitions() {
@@ -201,48 +202,6 @@ final class EqualSubscriptionsWithRacks extends EqualSubscriptionsFromClaims {
     }
     new PartitionSelector(rest, members, need, null, true).select(parts, remote);
     RackSwaps.apply(rest, new BitSet());
-  }
-
-  /** The kept partitions and the rest's targets, pending ones held back. */
-  private RebalanceResult result() {
-    int n = mem.length;
-    int[] givenCount = new int[n];
-    int[] keptCount = new int[n];
-    int pendingCount = 0;
-    for (int i = 0; i < n; i++) {
-      keptCount[i] = keep[i].length;
-    }
-    for (int c = 0; c < gpOf.length; c++) {
-      int to = rest.target[c];
-      if (to < 0) {
-        continue;
-      }
-      if (cooperative && rest.owner[c] != to && rest.claimed.get(c)) {
-        rest.target[c] = -2;
-        pendingCount++;
-      } else {
-        givenCount[to]++;
-        if (rest.owner[c] == to) {
-          keptCount[to]++;
-        }
-      }
-    }
-    int[][] given = new int[n][];
-    for (int i = 0; i < n; i++) {
-      given[i] = givenCount[i] == 0 ? NONE : new int[givenCount[i]];
-    }
-    int[] pending = pendingCount == 0 ? NONE : new int[pendingCount];
-    Arrays.fill(givenCount, 0);
-    int pc = 0;
-    for (int c = 0; c < gpOf.length; c++) {
-      int to = rest.target[c];
-      if (to >= 0) {
-        given[to][givenCount[to]++] = gpOf[c];
-      } else if (to == -2) {
-        pending[pc++] = gpOf[c];
-      }
-    }
-    return result(keep, given, givenCount, pending, keptCount);
   }
 
   /**

@@ -96,7 +96,7 @@ final class GeneralAssignment {
       assign(part);
     }
     RackSwaps.apply(g, mixedTopic);
-    return result();
+    return RebalanceResult.ofTargets(GroupShape.GENERAL, group, g, null, null, cooperative);
   }
 
   /** The connected parts of the member-topic subscription graph that have a topic. */
@@ -160,45 +160,6 @@ final class GeneralAssignment {
         mixedTopic.set(t);
       }
     }
-  }
-
-  /** The targets as per-member lists, holding back transfers of still-claimed partitions in cooperative mode. */
-  private RebalanceResult result() {
-    int m = g.mem.length;
-    int[] counts = new int[m];
-    int[] kept = new int[m];
-    int pendingCount = 0;
-    for (int gp = 0; gp < g.partitionCount; gp++) {
-      int to = g.target[gp];
-      if (to < 0) {
-        continue;
-      }
-      if (cooperative && g.owner[gp] != to && g.claimed.get(gp)) {
-        g.target[gp] = -2;
-        pendingCount++;
-      } else {
-        counts[to]++;
-        if (g.owner[gp] == to) {
-          kept[to]++;
-        }
-      }
-    }
-    int[][] lists = new int[m][];
-    for (int i = 0; i < m; i++) {
-      lists[i] = new int[counts[i]];
-    }
-    int[] pending = new int[pendingCount];
-    java.util.Arrays.fill(counts, 0);
-    int pc = 0;
-    for (int gp = 0; gp < g.partitionCount; gp++) {
-      int to = g.target[gp];
-      if (to >= 0) {
-        lists[to][counts[to]++] = gp;
-      } else if (to == -2) {
-        pending[pc++] = gp;
-      }
-    }
-    return RebalanceResult.of(GroupShape.GENERAL, group, lists, pending, kept);
   }
 
   private static int find(int[] parent, int x) {

@@ -7,8 +7,10 @@ import java.util.PriorityQueue;
 /**
  * The order in which a member of a group of equal subscriptions keeps its owned partitions when it
  * owns more than its quota: the ones it gives up go last. It gives up first the partitions off its
- * rack, then those a rack with spare quota holds (the move gains locality), then one at a time
- * from the topic it holds most above its share ({@code P_t * w / W}; per-topic spread). Shared by
+ * rack, then those a rack with spare quota holds (the move gains locality), then the others; within
+ * each of the last two steps one at a time from the topic it holds most above its share
+ * ({@code P_t * w / W}; per-topic spread, also where every rack holds a replica of every
+ * partition and the racks constrain nothing). Shared by
  * {@link EqualSubscriptions} and the two equal-subscription builders. Stateless.
  */
 final class KeepOrder {
@@ -18,8 +20,9 @@ final class KeepOrder {
    * The order in which member {@code i} keeps its owned partitions {@code won} (ascending) when it
    * owns {@code excess} more load than its quota: releases first the partitions off its rack (the
    * selector moves them when a rack-local member has room), then those a rack with spare quota
-   * holds (the move gains locality), then one at a time from the topic it holds most above its
-   * share; keeps the others, then the released ones in reverse.
+   * holds (the move gains locality), then the others, within each of the last two one at a time
+   * from the topic it holds most above its share; keeps the others, then the released ones in
+   * reverse.
    */
   static int[] of(GroupIndex g, int i, int[] won, long excess, long[] rackDemand,
       long totalWeight) {
@@ -48,33 +51,29 @@ final class KeepOrder {
           releasedLoad++;
         }
       }
-      for (int j = 0; j < won.length && releasedLoad < excess; j++) {
-        int gp = won[j];
-        if (released[j]) {
-          continue;
-        }
-        long w = 1;
-        int[] rs = racks.racksOf(gp);
-        if (rs == null) {
-          continue;
-        }
-        int best = -1;
-        for (int x : rs) {
-          if (rackDemand[x] >= w && (best < 0 || x < best)) {
-            best = x;
-          }
-        }
-        if (best >= 0) {
-          rackDemand[best] -= w;
-          released[j] = true;
-          release[r++] = gp;
-          releasedLoad += w;
-        }
-      }
+      // Two greedy passes over the partitions a rack with spare demand holds: in per-topic spread
+      // order, and in partition order. The spread order wins unless the partition order releases
+      // more partitions onto demanding racks (more locality gained).
+      long[] spreadDemand = rackDemand.clone();
+      boolean[] spreadReleased = released.clone();
+      int[] spreadRelease = release.clone();
+      int bySpread = releaseBySpread(won, spreadReleased, spreadRelease, r, releasedLoad, excess,
+          offset, weight, totalWeight, racks, spreadDemand);
+      long[] orderDemand = rackDemand.clone();
+      boolean[] orderReleased = released.clone();
+      int[] orderRelease = release.clone();
+      int inOrder = releaseInPartitionOrder(won, orderReleased, orderRelease, r, releasedLoad,
+          excess, racks, orderDemand);
+      boolean spread = bySpread >= inOrder;
+      System.arraycopy(spread ? spreadDemand : orderDemand, 0, rackDemand, 0, rackDemand.length);
+      System.arraycopy(spread ? spreadReleased : orderReleased, 0, released, 0, released.length);
+      System.arraycopy(spread ? spreadRelease : orderRelease, 0, release, 0, release.length);
+      releasedLoad += (spread ? bySpread : inOrder) - r;
+      r = spread ? bySpread : inOrder;
     }
     if (releasedLoad < excess) {
       r = releaseBySpread(won, released, release, r, releasedLoad, excess, offset, weight,
-          totalWeight);
+          totalWeight, null, null);
     }
     return keepFirst(won, released, release, r);
   }
@@ -90,17 +89,22 @@ final class KeepOrder {
       long totalWeight) {
     boolean[] released = new boolean[won.length];
     int[] release = new int[won.length];
-    int r = releaseBySpread(won, released, release, 0, 0, excess, offset, weight, totalWeight);
+    int r = releaseBySpread(won, released, release, 0, 0, excess, offset, weight, totalWeight,
+        null, null);
     return keepFirst(won, released, release, r);
   }
 
   /**
    * Per-topic spread: releases one partition at a time from the end of the topic whose count is
    * furthest above its share {@code P_t * w_i / W} (scaled by W to stay in integers) until
-   * {@code excess} load is released; returns the new number of entries in {@code release}.
+   * {@code excess} load is released; returns the new number of entries in {@code release}. With
+   * {@code racks}, only partitions a rack with spare demand holds are released (each takes one
+   * unit of the lowest such rack's demand), so the spread order also decides which topics a rack
+   * that constrains nothing receives.
    */
   private static int releaseBySpread(int[] won, boolean[] released, int[] release, int r,
-      long releasedLoad, long excess, int[] offset, long wi, long totalWeight) {
+      long releasedLoad, long excess, int[] offset, long wi, long totalWeight, RackView racks,
+      long[] rackDemand) {
     List<int[]> segs = new ArrayList<>(); // {topic, start, end (exclusive), count, cursor}
     int j = 0;
     int t = 0;
@@ -128,8 +132,21 @@ final class KeepOrder {
     }
     while (releasedLoad < excess && !pq.isEmpty()) {
       int[] s = pq.poll();
-      while (released[s[4]]) {
-        s[4]--;
+      int rack = -1;
+      while (s[4] >= s[1]) {
+        if (!released[s[4]]) {
+          rack = racks == null ? 0 : demandingRack(racks.racksOf(won[s[4]]), rackDemand);
+          if (rack >= 0) {
+            break;
+          }
+        }
+        s[4]--; // a rack's demand only falls: a partition passed over stays passed over
+      }
+      if (rack < 0) {
+        continue; // no partition of this topic left that a rack with demand holds
+      }
+      if (racks != null) {
+        rackDemand[rack]--;
       }
       int at = s[4]--;
       released[at] = true;
@@ -142,6 +159,42 @@ final class KeepOrder {
     }
     return r;
   }
+
+  /**
+   * Releases, in partition order, the partitions a rack with spare demand holds (each takes one
+   * unit of the lowest such rack's demand) until {@code excess} load is released; returns the new
+   * number of entries in {@code release}.
+   */
+  private static int releaseInPartitionOrder(int[] won, boolean[] released, int[] release, int r,
+      long releasedLoad, long excess, RackView racks, long[] rackDemand) {
+    for (int j = 0; j < won.length && releasedLoad < excess; j++) {
+      if (released[j]) {
+        continue;
+      }
+      int rack = demandingRack(racks.racksOf(won[j]), rackDemand);
+      if (rack >= 0) {
+        rackDemand[rack]--;
+        released[j] = true;
+        release[r++] = won[j];
+        releasedLoad++;
+      }
+    }
+    return r;
+  }
+
+  /** The lowest rack of {@code rs} with demand left, or -1 (also for null). */
+  private static int demandingRack(int[] rs, long[] rackDemand) {
+    int best = -1;
+    if (rs != null) {
+      for (int x : rs) {
+        if (rackDemand[x] >= 1 && (best < 0 || x < best)) {
+          best = x;
+        }
+      }
+    }
+    return best;
+  }
+
 
   /** The kept partitions of {@code won} in order, then the released ones in reverse. */
   private static int[] keepFirst(int[] won, boolean[] released, int[] release, int r) {

@@ -88,6 +88,61 @@ public final class RebalanceResult {
   }
 
   /**
+   * {@link #of} from the targets a builder laid into {@code index}: partition {@code c} of the
+   * index (global index {@code gpOf[c]}, or {@code c} itself if {@code gpOf} is null) goes to
+   * member {@code index.target[c]} (none if negative), and member {@code i} keeps
+   * {@code keep[i]} besides (null: nothing besides). In cooperative mode a partition going away
+   * from a member that still claims it is held back instead: its target becomes -2 and it is
+   * pending revocation. The index's partitions must be ascending in global index.
+   */
+  static RebalanceResult ofTargets(GroupShape shape, SortedGroup group, GroupIndex index,
+      int[] gpOf, int[][] keep, boolean cooperative) {
+    int n = group.members.length;
+    int count = gpOf == null ? index.partitionCount : gpOf.length;
+    int[] givenCount = new int[n];
+    int[] keptCount = new int[n];
+    int pendingCount = 0;
+    for (int i = 0; keep != null && i < n; i++) {
+      keptCount[i] = keep[i].length;
+    }
+    for (int c = 0; c < count; c++) {
+      int to = index.target[c];
+      if (to < 0) {
+        continue;
+      }
+      if (cooperative && index.owner[c] != to && index.claimed.get(c)) {
+        index.target[c] = -2;
+        pendingCount++;
+      } else {
+        givenCount[to]++;
+        if (index.owner[c] == to) {
+          keptCount[to]++;
+        }
+      }
+    }
+    int[][] given = new int[n][];
+    for (int i = 0; i < n; i++) {
+      given[i] = givenCount[i] == 0 ? EqualSubscriptionsFromClaims.NONE : new int[givenCount[i]];
+    }
+    int[] pending = pendingCount == 0 ? EqualSubscriptionsFromClaims.NONE : new int[pendingCount];
+    Arrays.fill(givenCount, 0);
+    int pc = 0;
+    for (int c = 0; c < count; c++) {
+      int to = index.target[c];
+      int gp = gpOf == null ? c : gpOf[c];
+      if (to >= 0) {
+        given[to][givenCount[to]++] = gp;
+      } else if (to == -2) {
+        pending[pc++] = gp;
+      }
+    }
+    if (keep == null) {
+      return of(shape, group, given, pending, keptCount);
+    }
+    return ofKeptAndGiven(shape, group, keep, given, givenCount, pending, keptCount);
+  }
+
+  /**
    * {@link #of} from what each member keeps and what it is given: member {@code i}'s partitions
    * are {@code keep[i]} and {@code given[i][0..givenCount[i])}, each ascending, the two disjoint.
    */

@@ -116,9 +116,12 @@ public enum RoutingProperty {
       "`routing.key.format=confluent`",
       "`raw`: hash the whole key; the others hash a schema-registry key without its header, so a"
           + " new schema id keeps every key on its partition: `confluent` (magic byte, 4-byte id:"
-          + " Confluent Avro / JSON Schema, Apicurio 3), `confluent-protobuf` (plus the message"
-          + " indexes), `apicurio-protobuf` (4-byte id, type `Ref`), `apicurio-legacy` (8-byte id:"
-          + " Apicurio 2), `apicurio-legacy-protobuf`; a key without a valid header is hashed whole,"
+          + " Confluent Avro / JSON Schema, Apicurio 3, Apicurio 2 with `as-confluent`),"
+          + " `confluent-protobuf` (plus the message indexes), `apicurio-protobuf` (4-byte id, type"
+          + " `Ref`), `apicurio-legacy` (8-byte global or content id: Apicurio 2 with"
+          + " `apicurio.registry.headers.enabled=false`; its default puts the id in a record header"
+          + " and leaves the key bare: `raw`), `apicurio-legacy-protobuf`; a key without a valid"
+          + " header is hashed whole,"
           + " as with `raw` (see [compatibility.md](compatibility.md#schema-registry-keys)); applies"
           + " to both specs of a canary"),
 

@@ -1,6 +1,5 @@
 package io.github.routingkit.hash;
 
-import io.github.routingkit.internal.Bytes;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -39,4 +39,3 @@ public final class SwitchCounts {
         + v[2] + ", rewinds=" + v[3] + ", droppedRecords=" + v[4] + "]";
   }
 }
-

@@ -144,6 +144,46 @@ class AssignmentPolicyTest {
     assertThat(r.partitionsOf("c")).containsExactly(new PartitionRef("y", 2));
   }
 
+  /**
+   * Racks that constrain nothing: every partition of two 12-partition topics has a replica on
+   * both racks, a (rack a) owns all 24 and b (rack b) joins. Each member ends with 6 of each
+   * topic, through the shortcut and the general builder alike, in both modes (cooperative: a
+   * keeps its 6 + 6, the other 12 wait for revocation).
+   */
+  @Test
+  void racksThatConstrainNothingKeepThePerTopicSpread() {
+    List<Set<String>> both = new ArrayList<>();
+    for (int q = 0; q < 12; q++) {
+      both.add(Set.of("a", "b"));
+    }
+    AssignableTopic[] topics = {new AssignableTopic("t1", 12, both, 1),
+        new AssignableTopic("t2", 12, both, 1)};
+    List<PartitionRef> all = new ArrayList<>();
+    for (int q = 0; q < 12; q++) {
+      all.add(p("t1", q));
+      all.add(p("t2", q));
+    }
+    GroupMember[] members = {
+        GroupMember.of("a", Set.of("t1", "t2")).withRack("a").withOwned(all, 1),
+        GroupMember.of("b", Set.of("t1", "t2")).withRack("b")};
+    for (RebalanceMode mode : RebalanceMode.values()) {
+      for (boolean shortcut : new boolean[] {true, false}) {
+        RebalanceResult r = AssignmentPolicy.assign(members.clone(), topics.clone(), null, mode,
+            shortcut);
+        List<PartitionRef> held = new ArrayList<>(r.partitionsOf("a"));
+        if (mode == RebalanceMode.EAGER) {
+          assertThat(r.partitionsOf("b")).as("%s %s", mode, shortcut).hasSize(12)
+              .filteredOn(x -> x.topic().equals("t1")).hasSize(6);
+        } else {
+          assertThat(r.pendingRevocation()).as("%s %s", mode, shortcut).hasSize(12)
+              .filteredOn(x -> x.topic().equals("t1")).hasSize(6);
+        }
+        assertThat(held).as("%s %s", mode, shortcut).hasSize(12)
+            .filteredOn(x -> x.topic().equals("t1")).hasSize(6);
+      }
+    }
+  }
+
   @Test
   void emptyGroupAndEmptyTopics() {
     assertThat(AssignmentPolicy.assign(List.of(), List.of(AssignableTopic.of("t", 3)),

@@ -6,7 +6,6 @@ import io.github.routingkit.hash.HashScheme;
 
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
-import io.github.routingkit.property.RoutingGen;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -2,7 +2,6 @@ package io.github.routingkit.config;
 
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.RoutingConfigException;
-import io.github.routingkit.hash.HashScheme;
 
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
@@ -15,7 +14,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.util.ArrayList;
 import java.util.List;
 
 /**

@@ -5,9 +5,6 @@ import io.github.routingkit.Routers;
 import io.github.routingkit.testing.EdgeKeys;
 import io.github.routingkit.testing.SampleKeys;
 
-import io.github.routingkit.hash.HashScheme;
-import io.github.routingkit.hash.JavaStringHash;
-import io.github.routingkit.hash.Murmur3;
 import io.github.routingkit.router.HashRouter;
 
 import static io.github.routingkit.testing.KeyText.describe;

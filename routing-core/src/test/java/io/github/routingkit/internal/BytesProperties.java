@@ -3,7 +3,6 @@ package io.github.routingkit.internal;
 
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
-import io.github.routingkit.property.RoutingGen;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -6,7 +6,6 @@ import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.testing.SampleKeys;
 
 import io.github.routingkit.hash.HashScheme;
-import io.github.routingkit.placement.Placement;
 import io.github.routingkit.router.HashRouter;
 
 import static java.nio.charset.StandardCharsets.UTF_8;

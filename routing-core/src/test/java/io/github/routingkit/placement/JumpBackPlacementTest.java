@@ -5,11 +5,9 @@ import io.github.routingkit.Routers;
 import io.github.routingkit.testing.SampleKeys;
 
 import io.github.routingkit.hash.HashScheme;
-import io.github.routingkit.placement.Placement;
 
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
-import io.github.routingkit.property.RoutingGen;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 

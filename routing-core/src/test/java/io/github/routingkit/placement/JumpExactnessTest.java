@@ -1,10 +1,8 @@
 package io.github.routingkit.placement;
 
-import io.github.routingkit.placement.Jump;
 
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
-import io.github.routingkit.property.RoutingGen;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.SplittableRandom;

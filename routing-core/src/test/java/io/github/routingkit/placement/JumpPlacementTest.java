@@ -5,24 +5,15 @@ import io.github.routingkit.Routers;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.testing.SampleKeys;
 
-import io.github.routingkit.placement.Jump;
-import io.github.routingkit.placement.Placement;
 
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
-import io.github.routingkit.property.RoutingGen;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.GZIPInputStream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** Jump placement: consistency on the shipped real sample and as a property. */

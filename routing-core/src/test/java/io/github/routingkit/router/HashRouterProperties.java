@@ -11,7 +11,6 @@ import io.github.routingkit.placement.Placement;
 
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
-import io.github.routingkit.property.RoutingGen;
 import org.junit.jupiter.api.Test;
 import static io.github.routingkit.testing.TestSerialization.deserialize;
 import static io.github.routingkit.testing.TestSerialization.replace;

@@ -1,6 +1,5 @@
 package io.github.routingkit.stats;
 
-import io.github.routingkit.stats.ChiSquared;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,6 +1,5 @@
 package io.github.routingkit.stats;
 
-import io.github.routingkit.stats.LoadStatistics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

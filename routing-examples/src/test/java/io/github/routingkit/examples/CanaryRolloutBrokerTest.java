@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.routingkit.KeyRouter;
 import io.github.routingkit.SwitchBarrier;
 import io.github.routingkit.config.RoutingSpec;
-import io.github.routingkit.kafka.RoutingPartitioner;
 import io.github.routingkit.kafka.SwitchMarkers;
 import io.github.routingkit.router.canary.CanaryRouter;
 import io.github.routingkit.testbrokers.EmbeddedKafka;

@@ -57,8 +57,10 @@ public final class EmbeddedBrokersExtension implements BeforeAllCallback, Parame
       WithEmbeddedKafka a = found.annotation();
       Settings s = Settings.of("@WithEmbeddedKafka", a.topics(), a.partitions(),
           a.brokerProperties(), a.shared());
-      Running<EmbeddedKafka> running = running(context, found.declaringClass(), "kafka", s,
-          props -> EmbeddedKafka.start(props));
+      EmbeddedKafkaBuilder builder = builder(a, found.declaringClass());
+      Running<EmbeddedKafka> running = running(context, found.declaringClass(),
+          "kafka " + builder.describe() + " " + s.brokerProperties(), s,
+          props -> builder.brokerProperties(props).start());
       running.createTopics(s, EmbeddedKafka::createTopic);
       return running.broker;
     });
@@ -69,8 +71,8 @@ public final class EmbeddedBrokersExtension implements BeforeAllCallback, Parame
       WithEmbeddedPulsar a = found.annotation();
       Settings s = Settings.of("@WithEmbeddedPulsar", a.topics(), a.partitions(),
           a.brokerProperties(), a.shared());
-      Running<EmbeddedPulsar> running = running(context, found.declaringClass(), "pulsar", s,
-          EmbeddedPulsar::start);
+      Running<EmbeddedPulsar> running = running(context, found.declaringClass(),
+          "pulsar " + s.brokerProperties(), s, EmbeddedPulsar::start);
       running.createTopics(s, EmbeddedPulsar::createPartitionedTopic);
       return running.broker;
     });
@@ -82,16 +84,39 @@ public final class EmbeddedBrokersExtension implements BeforeAllCallback, Parame
       Class<?> declaringClass, String kind, Settings settings,
       Function<Map<String, String>, B> start) {
     ExtensionContext owner = settings.shared() ? context.getRoot() : owner(context, declaringClass);
-    String key = kind + (settings.shared() ? " shared " + settings.brokerProperties() : "");
+    String key = settings.shared() ? kind : kind.substring(0, kind.indexOf(' '));
     return (Running<B>) owner.getStore(NAMESPACE).getOrComputeIfAbsent(key, k -> {
       try {
         return new Running<>(start.apply(settings.brokerProperties()), settings.annotation());
       } catch (IllegalArgumentException e) {
         throw new ExtensionConfigurationException(settings.annotation() + " on "
-            + declaringClass.getName() + ": brokerProperties " + settings.brokerProperties()
-            + " rejected: " + e.getMessage(), e);
+            + declaringClass.getName() + " (brokerProperties " + settings.brokerProperties()
+            + ") rejected: " + e.getMessage(), e);
       }
     }, Running.class);
+  }
+
+  /** The cluster settings of the annotation beyond its broker properties, checked. */
+  private static EmbeddedKafkaBuilder builder(WithEmbeddedKafka a, Class<?> declaringClass) {
+    try {
+      EmbeddedKafkaBuilder b = EmbeddedKafka.builder().nodes(a.nodes());
+      if (a.racks().length > 0) {
+        b.racks(a.racks());
+      }
+      if (a.minInsyncReplicas() != 0) {
+        b.minInsyncReplicas(a.minInsyncReplicas());
+      }
+      if (a.saslUsername().isEmpty() != a.saslPassword().isEmpty()) {
+        throw new IllegalArgumentException("saslUsername and saslPassword: set both or neither");
+      }
+      if (!a.saslUsername().isEmpty()) {
+        b.saslPlain(a.saslUsername(), a.saslPassword());
+      }
+      return b;
+    } catch (IllegalArgumentException e) {
+      throw new ExtensionConfigurationException("@WithEmbeddedKafka on "
+          + declaringClass.getName() + ": " + e.getMessage(), e);
+    }
   }
 
   /** The highest context whose test class is the annotated class (its class-level context). */

@@ -1,27 +1,22 @@
 package io.github.routingkit.testbrokers;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntFunction;
-import kafka.server.KafkaConfig;
-import kafka.server.KafkaRaftServer;
-import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -31,18 +26,20 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.utils.Time;
 
 /**
- * A single-node Apache Kafka cluster (one combined KRaft broker and controller) running inside the
- * current JVM, for demos and integration tests.
+ * An Apache Kafka cluster running inside the current JVM, for demos and integration tests: one
+ * combined KRaft broker and controller by default, or up to {@value EmbeddedKafkaBuilder#MAX_NODES}
+ * such nodes with racks through {@link #builder()}.
  *
- * <p>{@link #start()} picks two free loopback ports (a {@code PLAINTEXT} client listener and a
- * {@code CONTROLLER} listener), formats a fresh log directory under a new temporary directory with
- * Kafka's own {@code StorageTool} and starts {@code kafka.server.KafkaRaftServer}. All replication
- * factors and minimum in-sync replica counts are 1, the consumer offsets topic has one partition and
- * the initial rebalance delay is 0, so consumer groups form quickly. {@link #close()} stops the
- * server and deletes the temporary directory.
+ * <p>{@link #start()} picks two free loopback ports per node (a {@code PLAINTEXT} client listener
+ * and a {@code CONTROLLER} listener), formats a fresh log directory per node under a new temporary
+ * directory with Kafka's own {@code StorageTool} and starts {@code kafka.server.KafkaRaftServer}.
+ * On one node all replication factors and minimum in-sync replica counts are 1; on several nodes
+ * the replication factor of topics and internal topics is {@code min(nodes, 3)} and
+ * {@code min.insync.replicas} one less (see {@link EmbeddedKafkaBuilder#minInsyncReplicas}). The
+ * consumer offsets topic has one partition and the initial rebalance delay is 0, so consumer groups
+ * form quickly. {@link #close()} stops every node and deletes the temporary directory.
  *
  * <p>Any broker property can be overridden or added with {@link #start(Map)}, for example
  * {@code group.consumer.assignors} to register a server-side (KIP-848) assignor. The listener,
@@ -52,19 +49,20 @@ import org.apache.kafka.common.utils.Time;
  * try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
  *   kafka.createTopic("orders", 12);
  *   Properties p = new Properties();
- *   p.put("bootstrap.servers", kafka.bootstrapServers());
+ *   p.putAll(kafka.clientProperties()); // bootstrap.servers (and SASL settings when enabled)
  *   ...
  * }
  * }</pre>
  *
  * <p>Built against {@code org.apache.kafka:kafka_2.13} 4.1.1 (a server-internal API without a
- * compatibility promise). Instances are thread-safe; start takes about 2-3 s on a 2-core machine.
+ * compatibility promise). Instances are thread-safe. On a 2-core machine one node starts in about
+ * 2-3 s; three nodes start in parallel (see docs/test-brokers.md for the measured cost).
  */
 public final class EmbeddedKafka implements AutoCloseable {
   /** How long {@link #start} and {@link #createTopic} wait for the broker before giving up. */
   public static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-  private static final List<String> OWNED = List.of(
+  static final List<String> OWNED = List.of(
       "process.roles", "node.id", "controller.quorum.voters", "controller.quorum.bootstrap.servers",
       "listeners", "advertised.listeners", "controller.listener.names",
       "listener.security.protocol.map", "inter.broker.listener.name", "log.dirs", "log.dir");
@@ -76,16 +74,19 @@ public final class EmbeddedKafka implements AutoCloseable {
   static volatile IntFunction<int[]> portPicker = TempDirs::freeLoopbackPorts;
 
   private final Path dir;
-  private final KafkaRaftServer server;
-  private final String bootstrapServers;
+  private final List<KafkaNode> nodes;
+  private final Map<String, Object> clientProperties;
   private final Admin admin;
+  private final int replicationFactor;
   private boolean closed;
 
-  private EmbeddedKafka(Path dir, KafkaRaftServer server, String bootstrapServers, Admin admin) {
+  private EmbeddedKafka(Path dir, List<KafkaNode> nodes, Map<String, Object> clientProperties,
+      Admin admin, int replicationFactor) {
     this.dir = dir;
-    this.server = server;
-    this.bootstrapServers = bootstrapServers;
+    this.nodes = List.copyOf(nodes);
+    this.clientProperties = Collections.unmodifiableMap(new LinkedHashMap<>(clientProperties));
     this.admin = admin;
+    this.replicationFactor = replicationFactor;
   }
 
   /**
@@ -114,17 +115,27 @@ public final class EmbeddedKafka implements AutoCloseable {
    */
   public static EmbeddedKafka start(Map<String, ?> brokerProperties) {
     Objects.requireNonNull(brokerProperties, "brokerProperties");
-    for (String key : brokerProperties.keySet()) {
-      if (OWNED.contains(key)) {
-        throw new IllegalArgumentException(
-            "broker property " + key + " is set by EmbeddedKafka and cannot be overridden");
-      }
-    }
+    return builder().brokerProperties(brokerProperties).start();
+  }
+
+  /**
+   * Returns a builder for a broker or cluster with more settings: several nodes with racks,
+   * {@code min.insync.replicas}, a SASL/PLAIN client listener.
+   *
+   * @return a new builder with the defaults of {@link #start()}
+   */
+  public static EmbeddedKafkaBuilder builder() {
+    return new EmbeddedKafkaBuilder();
+  }
+
+  /** Starts what the builder describes; the builder has checked its settings. */
+  static EmbeddedKafka start(EmbeddedKafkaBuilder settings) {
+    QuietLogs.apply();
     // The ports are free when chosen but only bound later: another process may take one in
     // between. Then the broker fails with a BindException and is started again on new ports.
     for (int attempt = 1; ; attempt++) {
       try {
-        return startOnce(brokerProperties);
+        return startOnce(settings);
       } catch (RuntimeException e) {
         if (attempt >= 3 || !causedByBindException(e)) {
           throw e;
@@ -142,37 +153,54 @@ public final class EmbeddedKafka implements AutoCloseable {
     return false;
   }
 
-  private static EmbeddedKafka startOnce(Map<String, ?> brokerProperties) {
+  private static EmbeddedKafka startOnce(EmbeddedKafkaBuilder settings) {
     Path dir;
     try {
       dir = TempDirs.create("routingkit-kafka-");
     } catch (IOException e) {
       throw new UncheckedIOException("Kafka: " + e.getMessage(), e);
     }
-    KafkaRaftServer server = null;
+    List<KafkaNode> nodes = new ArrayList<>();
     Admin admin = null;
     Set<Thread> before = Threads.live();
     try {
-      int[] ports = portPicker.apply(2); // distinct
-      int port = ports[0];
-      int controllerPort = ports[1];
-      Properties props = new Properties();
-      props.putAll(defaults(dir, port, controllerPort));
-      brokerProperties.forEach((k, v) -> props.put(k, String.valueOf(v)));
+      boolean sasl = settings.saslUsername() != null;
+      int perNode = sasl ? 3 : 2;
+      int[] ports = portPicker.apply(settings.nodes() * perNode); // distinct
+      StringJoiner voters = new StringJoiner(",");
+      StringJoiner bootstrap = new StringJoiner(",");
+      for (int i = 0; i < settings.nodes(); i++) {
+        int id = i + 1;
+        KafkaNode node = new KafkaNode(id, settings.rack(id), dir.resolve("node-" + id),
+            ports[i * perNode], ports[i * perNode + 1], sasl ? ports[i * perNode + 2] : 0);
+        nodes.add(node);
+        voters.add(id + "@127.0.0.1:" + node.controllerPort);
+        bootstrap.add("127.0.0.1:" + node.clientPort);
+      }
+      String clusterId = Uuid.randomUuid().toString();
+      Map<KafkaNode, Properties> configs = new LinkedHashMap<>();
+      for (KafkaNode node : nodes) {
+        Properties props = node.config(voters.toString(), settings);
+        node.format(props, clusterId);
+        configs.put(node, props);
+      }
+      KafkaNode.forEach(nodes, n -> n.start(configs.get(n)), TIMEOUT.toMillis());
 
-      format(dir, props);
-      server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
-      server.startup();
-
-      String bootstrap = "127.0.0.1:" + port;
-      Map<String, Object> adminConfig = new LinkedHashMap<>();
-      adminConfig.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+      Map<String, Object> client = new LinkedHashMap<>();
+      client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap.toString());
+      if (sasl) {
+        client.put(AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
+        client.put("sasl.mechanism", "PLAIN");
+        client.put("sasl.jaas.config",
+            saslPlainJaasConfig(settings.saslUsername(), settings.saslPassword()));
+      }
+      Map<String, Object> adminConfig = new LinkedHashMap<>(client);
       adminConfig.put(AdminClientConfig.CLIENT_ID_CONFIG, "routingkit-embedded-kafka-admin");
       admin = Admin.create(adminConfig);
-      awaitReady(admin);
-      return new EmbeddedKafka(dir, server, bootstrap, admin);
+      awaitReady(admin, nodes.size());
+      return new EmbeddedKafka(dir, nodes, client, admin, settings.replicationFactor());
     } catch (RuntimeException | Error e) {
-      closeQuietly(admin, server, dir);
+      closeQuietly(admin, nodes, dir);
       // A broker that failed half-way can leave its threads (request handlers, the controller's
       // event queue) running; they would keep the JVM alive after the test failed.
       List<Thread> left = Threads.awaitEnd(before, null, THREADS_TIMEOUT);
@@ -192,57 +220,36 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
   }
 
-  private static Map<String, String> defaults(Path dir, int port, int controllerPort) {
-    Map<String, String> p = new LinkedHashMap<>();
-    p.put("process.roles", "broker,controller");
-    p.put("node.id", "1");
-    p.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-    p.put("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort);
-    p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
-    p.put("controller.listener.names", "CONTROLLER");
-    p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-    p.put("inter.broker.listener.name", "PLAINTEXT");
-    p.put("log.dirs", dir.resolve("logs").toString());
-    p.put("num.partitions", "1");
-    p.put("default.replication.factor", "1");
-    p.put("offsets.topic.replication.factor", "1");
-    p.put("offsets.topic.num.partitions", "1");
-    p.put("transaction.state.log.replication.factor", "1");
-    p.put("transaction.state.log.min.isr", "1");
-    p.put("transaction.state.log.num.partitions", "1");
-    p.put("share.coordinator.state.topic.replication.factor", "1");
-    p.put("share.coordinator.state.topic.min.isr", "1");
-    p.put("group.initial.rebalance.delay.ms", "0");
-    p.put("min.insync.replicas", "1");
-    return p;
+  /**
+   * Returns the {@code sasl.jaas.config} value with which a client logs in with SASL/PLAIN as
+   * this user, for example to try credentials other than those of {@link #clientProperties()}.
+   *
+   * @param username the user name, without {@code "} or a backslash
+   * @param password the password, without {@code "} or a backslash
+   * @return {@code org.apache.kafka.common.security.plain.PlainLoginModule required
+   *     username="..." password="...";}
+   * @throws IllegalArgumentException if either contains {@code "} or a backslash
+   * @throws NullPointerException if either is null
+   */
+  public static String saslPlainJaasConfig(String username, String password) {
+    for (String v : List.of(Objects.requireNonNull(username, "username"),
+        Objects.requireNonNull(password, "password"))) {
+      if (v.indexOf('"') >= 0 || v.indexOf('\\') >= 0) {
+        throw new IllegalArgumentException(
+            "SASL username and password must not contain '\"' or '\\'");
+      }
+    }
+    return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+        + username + "\" password=\"" + password + "\";";
   }
 
-  /** Runs {@code kafka-storage format -t <id> -c <file>} in-process; its output is kept quiet. */
-  private static void format(Path dir, Properties props) {
-    Path file = dir.resolve("server.properties");
-    try (OutputStream out = Files.newOutputStream(file)) {
-      props.store(out, "routingkit embedded kafka");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file, e);
-    }
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    int rc;
-    try (PrintStream ps = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
-      rc = StorageTool.execute(
-          new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c", file.toString()}, ps);
-    }
-    if (rc != 0) {
-      throw new IllegalStateException("kafka storage format failed (exit code " + rc + "): "
-          + captured.toString(StandardCharsets.UTF_8));
-    }
-  }
-
-  private static void awaitReady(Admin admin) {
+  /** Waits until the cluster has {@code brokers} unfenced brokers. */
+  private static void awaitReady(Admin admin, int brokers) {
     long deadline = System.nanoTime() + TIMEOUT.toNanos();
     Exception last = null;
     while (System.nanoTime() < deadline) {
       try {
-        if (!admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty()) {
+        if (admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).size() >= brokers) {
           return;
         }
       } catch (ExecutionException | TimeoutException e) {
@@ -253,17 +260,80 @@ public final class EmbeddedKafka implements AutoCloseable {
       }
       sleep(100);
     }
-    throw new IllegalStateException("Kafka broker not ready after " + TIMEOUT, last);
-  }
-
-  /** Returns the {@code bootstrap.servers} value of the client listener, {@code 127.0.0.1:port}. */
-  public String bootstrapServers() {
-    return bootstrapServers;
+    throw new IllegalStateException("Kafka: " + brokers + " broker(s) not ready after " + TIMEOUT,
+        last);
   }
 
   /**
-   * Creates a topic with replication factor 1 and waits until the broker leads every partition
-   * (it answers ListOffsets for each), so the first produce requests cannot hit a leader change.
+   * Returns the {@code bootstrap.servers} value of the client listeners, {@code 127.0.0.1:port}
+   * for each node in node-id order, comma-separated.
+   */
+  public String bootstrapServers() {
+    return (String) clientProperties.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+  }
+
+  /**
+   * Returns what a client needs to connect: {@code bootstrap.servers} and, with SASL/PLAIN on,
+   * {@code security.protocol=SASL_PLAINTEXT}, {@code sasl.mechanism=PLAIN} and the
+   * {@code sasl.jaas.config} of the configured user. A new modifiable map on each call, to add a
+   * client's own settings to.
+   */
+  public Map<String, Object> clientProperties() {
+    return new LinkedHashMap<>(clientProperties);
+  }
+
+  /** Returns the node ids, 1 to the node count. */
+  public List<Integer> nodeIds() {
+    List<Integer> ids = new ArrayList<>();
+    for (KafkaNode n : nodes) {
+      ids.add(n.id);
+    }
+    return ids;
+  }
+
+  /** Returns the ids of the nodes that run (not stopped with {@link #stopNode}). */
+  public List<Integer> runningNodeIds() {
+    List<Integer> ids = new ArrayList<>();
+    for (KafkaNode n : nodes) {
+      if (n.running()) {
+        ids.add(n.id);
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * Returns the replication factor of {@link #createTopic}'s topics and of the internal topics:
+   * {@code min(nodes, 3)}.
+   */
+  public int replicationFactor() {
+    return replicationFactor;
+  }
+
+  /**
+   * Stops one node (broker and controller) with a controlled shutdown and waits until it is down:
+   * while a controller quorum runs (a majority of the nodes), the controller first moves the
+   * leaderships of this node's partitions to in-sync followers and removes it from the ISRs. Its
+   * data stays until {@link #close()}; it cannot be started again. Stopping a stopped node does
+   * nothing.
+   *
+   * @param nodeId a node id from {@link #nodeIds()}
+   * @throws IllegalArgumentException if there is no such node
+   */
+  public void stopNode(int nodeId) {
+    for (KafkaNode n : nodes) {
+      if (n.id == nodeId) {
+        n.stop();
+        return;
+      }
+    }
+    throw new IllegalArgumentException("no Kafka node " + nodeId + "; nodes are " + nodeIds());
+  }
+
+  /**
+   * Creates a topic with replication factor {@link #replicationFactor()} and waits until every
+   * partition has a leader that serves it and, while every node runs, a full ISR, so the first
+   * produce requests cannot hit a leader change.
    *
    * @param name the topic name
    * @param partitions the partition count, at least 1
@@ -276,7 +346,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       throw new IllegalArgumentException("partitions must be at least 1, was " + partitions);
     }
     try {
-      admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
+      admin.createTopics(List.of(new NewTopic(name, partitions, (short) replicationFactor)))
           .all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException("cannot create Kafka topic " + name, e);
@@ -284,6 +354,7 @@ public final class EmbeddedKafka implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating Kafka topic " + name, e);
     }
+    int fullIsr = Math.min(replicationFactor, runningNodeIds().size());
     long deadline = System.nanoTime() + TIMEOUT.toNanos();
     Exception last = null;
     while (System.nanoTime() < deadline) {
@@ -292,7 +363,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         TopicDescription d = admin.describeTopics(List.of(name)).allTopicNames()
             .get(5, TimeUnit.SECONDS).get(name);
         if (d.partitions().size() == partitions
-            && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())
+            && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty()
+                && p.isr().size() >= fullIsr)
             && servesOffsets(name, partitions)) {
           return;
         }
@@ -330,24 +402,24 @@ public final class EmbeddedKafka implements AutoCloseable {
   }
 
   /**
-   * Returns the admin client of this broker (owned by this object: do not close it), for topic
+   * Returns the admin client of this cluster (owned by this object: do not close it), for topic
    * configs, consumer groups and anything {@link #createTopic} does not cover.
    */
   public Admin admin() {
     return admin;
   }
 
-  /** Stops the broker and deletes its data directory; safe to call more than once. */
+  /** Stops every node and deletes the data directory; safe to call more than once. */
   @Override
   public synchronized void close() {
     if (closed) {
       return;
     }
     closed = true;
-    closeQuietly(admin, server, dir);
+    closeQuietly(admin, nodes, dir);
   }
 
-  private static void closeQuietly(Admin admin, KafkaRaftServer server, Path dir) {
+  private static void closeQuietly(Admin admin, List<KafkaNode> nodes, Path dir) {
     if (admin != null) {
       try {
         admin.close(Duration.ofSeconds(5));
@@ -355,10 +427,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         // closing anyway
       }
     }
-    if (server != null) {
+    // In parallel: each node's controlled shutdown needs a controller quorum, which stopping
+    // the nodes one after another would take away from the last ones.
+    if (!nodes.isEmpty()) {
       try {
-        server.shutdown();
-        server.awaitShutdown();
+        KafkaNode.forEach(nodes, KafkaNode::stop, TIMEOUT.toMillis());
       } catch (RuntimeException ignored) {
         // closing anyway
       }

@@ -61,22 +61,6 @@ public final class EmbeddedPulsar implements AutoCloseable {
   /** How long a failed start or a close waits for the standalone's threads to end. */
   private static final Duration THREADS_TIMEOUT = Duration.ofSeconds(20);
 
-  /**
-   * Jersey ("WADL feature is disabled") and OpenTelemetry ("automatic configuration is disabled")
-   * log through java.util.logging, not SLF4J; their warnings and notices are noise here. The strong
-   * references keep the levels: JUL holds its loggers weakly.
-   */
-  private static final List<java.util.logging.Logger> QUIET_JUL_LOGGERS =
-      List.of(quiet("org.glassfish.jersey"), quiet("io.opentelemetry"));
-
-  private static java.util.logging.Logger quiet(String name) {
-    java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
-    if (logger.getLevel() == null) {
-      logger.setLevel(java.util.logging.Level.SEVERE);
-    }
-    return logger;
-  }
-
   private final Path dir;
   private final AutoCloseable node;
   private final Method createPartitionedTopic;
@@ -129,6 +113,7 @@ public final class EmbeddedPulsar implements AutoCloseable {
    */
   public static EmbeddedPulsar start(Map<String, ?> brokerProperties) {
     Objects.requireNonNull(brokerProperties, "brokerProperties");
+    QuietLogs.apply();
     Map<String, String> settings = new LinkedHashMap<>();
     brokerProperties.forEach((k, v) -> settings.put(k, String.valueOf(v)));
 

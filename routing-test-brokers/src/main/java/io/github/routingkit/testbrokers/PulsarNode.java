@@ -37,6 +37,7 @@ final class PulsarNode implements AutoCloseable {
    * @throws Exception whatever the standalone throws while starting
    */
   public PulsarNode(Path dir, Map<String, String> settings) throws Exception {
+    QuietLogs.apply(); // this loader's own copy of the logging backend
     for (Map.Entry<String, String> e : settings.entrySet()) {
       if (!isSetting(e.getKey())) {
         throw new IllegalArgumentException("Pulsar broker setting " + e.getKey() + " (value "

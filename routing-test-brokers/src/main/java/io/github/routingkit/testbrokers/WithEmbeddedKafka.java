@@ -32,7 +32,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code ExtensionContext.Store}); each class's {@link #topics} are created on first use.
  *
  * <p>Bad attributes (a {@code brokerProperties} entry without {@code =}, {@code partitions < 1},
- * a topic a shared broker already has with another partition count, a property the broker owns)
+ * a topic a shared broker already has with another partition count, a property the broker owns,
+ * a node, rack or {@code minInsyncReplicas} value {@link EmbeddedKafkaBuilder} rejects, only one of
+ * the SASL username and password)
  * fail the class with JUnit's {@code ExtensionConfigurationException} naming the attribute, the
  * value and the rule. Requires JUnit Jupiter 5.10 or newer on the test class path.
  */
@@ -59,4 +61,33 @@ public @interface WithEmbeddedKafka {
    * configuration (true) or runs for this class only (false, the default).
    */
   boolean shared() default false;
+
+  /**
+   * The number of combined KRaft broker-and-controller nodes, 1 to
+   * {@value EmbeddedKafkaBuilder#MAX_NODES}; default 1. With several, topics are replicated on
+   * {@code min(nodes, 3)} of them (see {@link EmbeddedKafkaBuilder#nodes}).
+   */
+  int nodes() default 1;
+
+  /**
+   * {@code broker.rack} of each node in node-id order, one per node; default none (a cluster puts
+   * node {@code n} in rack {@code rack-n}).
+   */
+  String[] racks() default {};
+
+  /**
+   * {@code min.insync.replicas} of the brokers, at least 1 and at most the replication factor; 0
+   * (the default) means 1 on a single node and the replication factor minus 1 on a cluster.
+   */
+  int minInsyncReplicas() default 0;
+
+  /**
+   * With {@link #saslPassword}, makes the client listener SASL/PLAIN with this one user (see
+   * {@link EmbeddedKafkaBuilder#saslPlain}); {@link EmbeddedKafka#clientProperties()} then carries
+   * the client settings. Empty (the default): a PLAINTEXT listener.
+   */
+  String saslUsername() default "";
+
+  /** The password of {@link #saslUsername}; set both or neither. */
+  String saslPassword() default "";
 }

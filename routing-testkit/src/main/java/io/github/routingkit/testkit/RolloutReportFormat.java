@@ -98,10 +98,10 @@ final class RolloutReportFormat {
           .append(Text.jsonNumber(frac(s.cumulativeMovedMessages(), messages)))
           .append(",\"maxOverMean\":").append(Text.jsonNumber(s.maxOverMean()))
           .append(",\"gains\":");
-      appendJsonDeltas(sb, 
+      appendJsonDeltas(sb,
           s.deltas().stream().filter(d -> d.delta() > 0).collect(Collectors.toList()), top);
       sb.append(",\"losses\":");
-      appendJsonDeltas(sb, 
+      appendJsonDeltas(sb,
           s.deltas().stream().filter(d -> d.delta() < 0).collect(Collectors.toList()), top);
       sb.append('}');
     }

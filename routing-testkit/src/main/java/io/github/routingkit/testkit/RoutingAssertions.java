@@ -1,6 +1,5 @@
 package io.github.routingkit.testkit;
 
-import io.github.routingkit.Routers;
 
 import io.github.routingkit.KeyRouter;
 

@@ -1,10 +1,8 @@
 package io.github.routingkit.router.hotkey;
 
-import io.github.routingkit.router.hotkey.HeavyHitterSketch;
 
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
-import io.github.routingkit.property.RoutingGen;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 

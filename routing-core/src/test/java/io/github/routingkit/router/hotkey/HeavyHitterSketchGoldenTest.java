@@ -1,6 +1,5 @@
 package io.github.routingkit.router.hotkey;
 
-import io.github.routingkit.router.hotkey.HeavyHitterSketch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -5,7 +5,6 @@ import io.github.routingkit.Routers;
 import io.github.routingkit.KeyRouter;
 
 import io.github.routingkit.hash.HashScheme;
-import io.github.routingkit.router.hotkey.HotKeyRouter;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;

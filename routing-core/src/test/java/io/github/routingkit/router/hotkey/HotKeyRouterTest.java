@@ -6,12 +6,9 @@ import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.KeyRouter;
 
 import io.github.routingkit.config.RoutingSpec;
-import io.github.routingkit.router.hotkey.HeavyHitterSketch;
-import io.github.routingkit.router.hotkey.HotKeyRouter;
 
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
-import io.github.routingkit.property.RoutingGen;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

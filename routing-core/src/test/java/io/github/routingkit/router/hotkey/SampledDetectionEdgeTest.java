@@ -1,28 +1,18 @@
 package io.github.routingkit.router.hotkey;
 
 import io.github.routingkit.Routers;
-import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.testing.TestSerialization;
 import io.github.routingkit.config.RoutingSpec;
-import io.github.routingkit.internal.Bytes;
-import io.github.routingkit.placement.Placement;
 import io.github.routingkit.router.HashRouter;
-import io.github.routingkit.router.segment.SegmentRouter;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import static io.github.routingkit.testing.Concurrency.onEightThreads;
 

@@ -7,7 +7,6 @@ import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.RoutingConfigException;
 import io.github.routingkit.property.Gen;
 import io.github.routingkit.property.Property;
-import io.github.routingkit.property.RoutingGen;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,8 +15,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class VersionedRouterTest {

@@ -127,8 +127,54 @@ class KafkaOrderingLintBrokerTest {
     assertThat(report.findings()).allMatch(f -> f.sentLater().key().equals("merchant-1"));
 
     LintedConfigs.Lint lint = LintedConfigs.lint("kafka-hot-key", List.of(config),
-        List.of(), "--require-key-order");
+        List.of(consumerConfig("lagging", "lint-hot-key", null, Map.of())),
+        "--require-key-order");
     assertThat(lint.errors()).containsExactly("RK014");
+  }
+
+  /**
+   * Keyed records through kafka-clients' RoundRobinPartitioner, which ignores the key: each key's
+   * records land on several partitions, and a consumer behind on the lower partitions reads them
+   * out of send order (ROUTING_CHANGE: both keyed, on different partitions), which RK006 predicts
+   * from the producer's config. The control, the built-in partitioner, keeps each key on one
+   * partition and is clean in both.
+   */
+  @Test
+  void roundRobinPartitionerWithKeysIsRoutingChangeAndLintFlagsRk006() throws Exception {
+    Map<String, Object> roundRobin = Map.of(ProducerConfig.PARTITIONER_CLASS_CONFIG,
+        "org.apache.kafka.clients.producer.RoundRobinPartitioner");
+    Run run = keyedRun("lint-round-robin", "round-robin-producer", roundRobin);
+    assertThat(run.report().pairs()).isPositive();
+    assertThat(run.report().causesFound()).containsExactly(AuditCause.ROUTING_CHANGE);
+    assertThat(LintedConfigs.lint("kafka-round-robin", run.configs().subList(0, 1),
+        run.configs().subList(1, 2), "--require-key-order").errors()).containsExactly("RK006");
+
+    Run control = keyedRun("lint-default-partitioner", "default-producer", Map.of());
+    assertThat(control.report().records()).isEqualTo(240);
+    assertThat(control.report().pairs()).isZero();
+    assertThat(LintedConfigs.lint("kafka-default-partitioner", control.configs().subList(0, 1),
+        control.configs().subList(1, 2), "--require-key-order", "--strict").clean()).isTrue();
+  }
+
+  /**
+   * 240 records of 7 keys (prime to the 6 partitions, so a round-robin turn moves each key) on 6
+   * partitions, read highest partition first; the configs are the producer's and the consumer's.
+   */
+  private static Run keyedRun(String topic, String id, Map<String, Object> extra)
+      throws Exception {
+    kafka.createTopic(topic, 6);
+    InMemoryAuditRecorder recorder = recorder(topic);
+    Map<String, Object> config = producerConfig(id, extra);
+    List<ProducerRecord<String, String>> records = new ArrayList<>();
+    for (int i = 0; i < 240; i++) {
+      records.add(new ProducerRecord<>(topic, "order-" + (i % 7), "v" + i));
+    }
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
+      sendAll(producer, records);
+    }
+    AuditReport report = drainAndAudit(topic, 6, topic, recorder, 240, "keyed records, "
+        + (extra.isEmpty() ? "the built-in partitioner" : extra));
+    return new Run(report, List.of(config, consumerConfig("lagging", topic, null, Map.of())));
   }
 
   /**
@@ -174,7 +220,8 @@ class KafkaOrderingLintBrokerTest {
     assertThat(report.causesFound()).containsExactly(AuditCause.ROUTING_CHANGE);
 
     LintedConfigs.Lint lint = LintedConfigs.lint("kafka-two-producers",
-        List.of(javaDefault, crc32), List.of(), "--require-key-order", "--partitions", "6");
+        List.of(javaDefault, crc32), List.of(consumerConfig("lagging", "lint-two-producers", null,
+        Map.of())), "--require-key-order", "--partitions", "6");
     assertThat(lint.errors()).containsExactly("RK013");
   }
 
@@ -196,15 +243,17 @@ class KafkaOrderingLintBrokerTest {
     Run run = retryRun("lint-retry", "retrying-producer", reorder);
     assertThat(run.report().pairs()).isPositive();
     assertThat(run.report().causesFound()).containsExactly(AuditCause.PRODUCER_RETRY);
-    assertThat(LintedConfigs.lint("kafka-retry", run.configs(), List.of(),
-        "--require-key-order").errors()).containsExactly("RK015");
+    assertThat(LintedConfigs.lint("kafka-retry", run.configs(), List.of(consumerConfig(
+        "lagging", "lint-retry", null, Map.of())), "--require-key-order").errors())
+        .containsExactly("RK015");
 
     Map<String, Object> idempotent = new LinkedHashMap<>(reorder);
     idempotent.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     Run control = retryRun("lint-retry-idempotent", "idempotent-producer", idempotent);
     assertThat(control.report().records()).isEqualTo(200);
     assertThat(control.report().pairs()).isZero();
-    assertThat(LintedConfigs.lint("kafka-retry-idempotent", control.configs(), List.of(),
+    assertThat(LintedConfigs.lint("kafka-retry-idempotent", control.configs(),
+        List.of(consumerConfig("lagging", "lint-retry-idempotent", null, Map.of())),
         "--require-key-order", "--strict").clean()).isTrue();
   }
 
