@@ -1,5 +1,7 @@
 package io.github.routingkit.assignment;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,24 +15,25 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.Tag;
 
 /**
- * Writes a digest of {@link AssignmentPolicy}'s results on seeded random groups (every mix of
+ * Compares a digest of {@link AssignmentPolicy}'s results on seeded random groups (every mix of
  * weights, topic weights, racks, owned partitions and subscription patterns, each followed by
  * rebalances in which members leave, join, change subscription or claim from older generations,
  * in both modes, through the shortcuts and the general path alike) to the file named by the
- * system property {@code assignment.digests}: one line per block of seeds and one over all. A
- * change meant to keep every assignment as it is must write the same file before and after. Runs
- * only when the property is set.
+ * committed file {@code policy-digests.txt} next to this class in the test resources: one line per
+ * block of seeds and one over all, so a change of any assignment fails the test.
+ * {@code -Dassignment.digests.update=true} rewrites the file, for a change meant to move
+ * assignments (say why in the commit).
  */
-@EnabledIfSystemProperty(named = "assignment.digests", matches = ".+")
-class PolicyDigests {
+@Tag("slow")
+class PolicyDigestsTest {
   private static final int SEEDS = 24_000;
   private static final int BLOCK = 1_000;
 
   @Test
-  void writeDigests() throws IOException, NoSuchAlgorithmException {
+  void assignmentsMatchTheCommittedDigests() throws IOException, NoSuchAlgorithmException {
     List<String> lines = new ArrayList<>();
     MessageDigest all = MessageDigest.getInstance("SHA-256");
     MessageDigest md = MessageDigest.getInstance("SHA-256");
@@ -92,6 +95,11 @@ class PolicyDigests {
     }
     lines.add(0, "all " + HexFormat.of().formatHex(all.digest(), 0, 12) + " (" + SEEDS
         + " groups, " + calls + " calls)");
-    Files.write(Path.of(System.getProperty("assignment.digests")), lines);
+    Path stored = Path.of("src/test/resources/io/github/routingkit/assignment/policy-digests.txt");
+    if (Boolean.getBoolean("assignment.digests.update")) {
+      Files.write(stored, lines);
+    }
+    assertThat(lines).as("digests of %s; -Dassignment.digests.update=true rewrites it", stored)
+        .isEqualTo(Files.readAllLines(stored));
   }
 }
