@@ -147,7 +147,7 @@ final class KafkaSwitchRun extends SwitchRunBase implements AutoCloseable {
             check.sent(key, seq);
             producer.send(new ProducerRecord<>(topic, key, Integer.toString(seq)), (md, e) -> {
               if (e == null) {
-                check.acked(key, seq);
+                check.acked(key, seq, md.partition());
               } else {
                 check.failed(key, seq, e);
               }

@@ -8,15 +8,21 @@ import io.github.routingkit.switching.SwitchPlan;
 import io.github.routingkit.testbrokers.EmbeddedPulsar;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pulsar.client.api.BatchReceivePolicy;
 import org.apache.pulsar.client.api.Consumer;
 import org.apache.pulsar.client.api.ConsumerEventListener;
 import org.apache.pulsar.client.api.Message;
+import org.apache.pulsar.client.api.MessageIdAdv;
 import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.PulsarClientException;
@@ -40,13 +46,29 @@ final class PulsarSwitchRun extends SwitchRunBase implements AutoCloseable {
   final RoutingSpec spec;
   final SwitchPlan plan;
   final KafkaSwitchRun.Barrier barrier;
+  /**
+   * How long the failover news take from the client's listener to each barrier, in order
+   * ({@code -Droutingkit.switch.newsDelayMillis}, default 500): as on a busy machine, where the
+   * client's listener thread runs late, some messages dispatched after a failover come first.
+   */
+  static final long NEWS_DELAY_MILLIS = Long.getLong("routingkit.switch.newsDelayMillis", 500);
+  private final EmbeddedPulsar pulsar;
+  private final ScheduledExecutorService news = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "pulsar-failover-news");
+    t.setDaemon(true);
+    return t;
+  });
   private final List<Instance> producers = new ArrayList<>();
+  private final List<Member> allMembers = new CopyOnWriteArrayList<>();
+  /** What each member's barrier held, skipped and counted when it ended. */
+  private final List<String> ended = Collections.synchronizedList(new ArrayList<>());
   private final AtomicLong epochs = new AtomicLong();
   private volatile boolean producing = true;
 
   PulsarSwitchRun(EmbeddedPulsar pulsar, String topic, Map<String, String> routing,
       int partitions, KafkaSwitchRun.Barrier barrier) throws PulsarClientException {
     super("pulsar");
+    this.pulsar = pulsar;
     this.client = PulsarClient.builder().serviceUrl(pulsar.brokerServiceUrl()).build();
     this.topic = topic;
     this.subscription = "orders";
@@ -102,7 +124,7 @@ final class PulsarSwitchRun extends SwitchRunBase implements AutoCloseable {
               producer.newMessage().key(key).value(Integer.toString(seq)).sendAsync()
                   .whenComplete((id, e) -> {
                     if (e == null) {
-                      check.acked(key, seq);
+                      check.acked(key, seq, ((MessageIdAdv) id).getPartitionIndex());
                     } else {
                       check.failed(key, seq, new RuntimeException(e));
                     }
@@ -144,11 +166,44 @@ final class PulsarSwitchRun extends SwitchRunBase implements AutoCloseable {
 
   @Override
   RunMember newMember(String name) {
-    return new Member(name);
+    Member m = new Member(name);
+    allMembers.add(m);
+    return m;
+  }
+
+  /**
+   * What to look at when records are missing: per partition the subscription's backlog and
+   * active consumer (a backlog means the broker still has them), then each running member's
+   * barrier (held, skipped, counts, partitions active) and what the ended ones left.
+   */
+  String diagnosis() {
+    StringBuilder out = new StringBuilder("broker:");
+    for (int p = 0; p < plan.numPartitions(); p++) {
+      out.append(" p").append(p).append(' ');
+      try {
+        var sub = pulsar.admin().topics().getStats(topic + "-partition-" + p).getSubscriptions()
+            .get(subscription);
+        out.append("backlog ").append(sub.getMsgBacklog()).append(", active ")
+            .append(sub.getActiveConsumerName()).append(';');
+      } catch (Exception e) {
+        out.append(e).append(';');
+      }
+    }
+    out.append(" members:");
+    for (Member m : allMembers) {
+      FailoverSwitchBarrier<String> b = m.current;
+      if (m.running && b != null) {
+        out.append(' ').append(m.name).append(" held ").append(b.held()).append(", skipped ")
+            .append(b.skipped()).append(", active ").append(m.epoch.keySet()).append(", ")
+            .append(b.counts()).append(';');
+      }
+    }
+    return out.append(" ended: ").append(ended).toString();
   }
 
   private final class Member extends RunMember {
     final Map<Integer, Long> epoch = new ConcurrentHashMap<>();
+    volatile FailoverSwitchBarrier<String> current;
 
     Member(String name) {
       super(name);
@@ -161,27 +216,30 @@ final class PulsarSwitchRun extends SwitchRunBase implements AutoCloseable {
         FailoverSwitchBarrier<String> b = FailoverSwitchBarrier.builder(client, topic,
             subscription, plan).timing(Duration.ofMillis(300), Duration.ofSeconds(15))
             .build(Schema.STRING);
+        current = b;
         ConsumerEventListener events = b.eventListener();
         Consumer<String> consumer = client.newConsumer(Schema.STRING).topic(topic)
             .subscriptionName(subscription).subscriptionType(SubscriptionType.Failover)
             .consumerName(name + "-" + memberStarts.get())
-            .acknowledgmentGroupTime(0, java.util.concurrent.TimeUnit.MILLISECONDS)
+            .acknowledgmentGroupTime(0, TimeUnit.MILLISECONDS)
             .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest)
             .batchReceivePolicy(BatchReceivePolicy.builder().maxNumMessages(200)
-                .timeout(100, java.util.concurrent.TimeUnit.MILLISECONDS).build())
+                .timeout(100, TimeUnit.MILLISECONDS).build())
             .consumerEventListener(new ConsumerEventListener() {
               private static final long serialVersionUID = 1L;
 
               @Override
               public void becameActive(Consumer<?> c, int partition) {
                 epoch.put(partition, epochs.incrementAndGet());
-                events.becameActive(c, partition);
+                news.schedule(() -> events.becameActive(c, partition), NEWS_DELAY_MILLIS,
+                    TimeUnit.MILLISECONDS);
               }
 
               @Override
               public void becameInactive(Consumer<?> c, int partition) {
                 epoch.remove(partition);
-                events.becameInactive(c, partition);
+                news.schedule(() -> events.becameInactive(c, partition), NEWS_DELAY_MILLIS,
+                    TimeUnit.MILLISECONDS);
               }
             }).subscribe();
         io.github.routingkit.SwitchBarrier<Message<String>> single =
@@ -204,6 +262,8 @@ final class PulsarSwitchRun extends SwitchRunBase implements AutoCloseable {
               consumer.acknowledgeAsync(batch);
             }
           }
+          ended.add(name + (kill ? " killed" : " stopped") + ": held " + b.held()
+              + ", skipped " + b.skipped() + ", " + b.counts());
           if (kill) {
             b.abandon();
           }
@@ -228,6 +288,7 @@ final class PulsarSwitchRun extends SwitchRunBase implements AutoCloseable {
   public void close() throws Exception {
     producing = false;
     stopAll();
+    news.shutdownNow();
     client.close();
   }
 }

@@ -22,7 +22,7 @@ public final class SwitchRunCheck {
   /** What a run measured. */
   public record Result(int sent, int acked, int failed, int delivered, int lost, int outOfOrder,
       int duplicates, int duplicatesInOneOwnership, int markersDelivered, int keys,
-      List<String> examples, List<String> threadFailures) {
+      Map<Integer, Integer> lostByPartition, List<String> examples, List<String> threadFailures) {
     public boolean clean() {
       return sent == acked && failed == 0 && lost == 0 && outOfOrder == 0
           && duplicatesInOneOwnership == 0 && markersDelivered == 0 && threadFailures.isEmpty();
@@ -31,7 +31,8 @@ public final class SwitchRunCheck {
     @Override
     public String toString() {
       return "sent " + sent + ", acked " + acked + ", failed " + failed + ", delivered (distinct) "
-          + delivered + ", lost " + lost + ", out of per-key order " + outOfOrder
+          + delivered + ", lost " + lost + (lost == 0 ? "" : " (by partition " + lostByPartition
+          + ")") + ", out of per-key order " + outOfOrder
           + ", duplicates " + duplicates + " (in one ownership " + duplicatesInOneOwnership
           + "), markers handed over " + markersDelivered + ", keys " + keys
           + (examples.isEmpty() ? "" : ", e.g. " + examples)
@@ -40,10 +41,12 @@ public final class SwitchRunCheck {
   }
 
   private record Delivery(String key, int seq, int partition, long offset, long epoch,
-      String member) {}
+      String member, long nanos) {}
 
   private final Set<String> sent = ConcurrentHashMap.newKeySet();
   private final Set<String> acked = ConcurrentHashMap.newKeySet();
+  private final Map<String, Integer> ackedOn = new ConcurrentHashMap<>();
+  private final long startNanos = System.nanoTime();
   private final List<String> failures = new ArrayList<>();
   private final List<String> threadFailures = new ArrayList<>();
   private final List<Delivery> deliveries = new ArrayList<>();
@@ -57,6 +60,12 @@ public final class SwitchRunCheck {
 
   public void acked(String key, int seq) {
     acked.add(key + "#" + seq);
+  }
+
+  /** A record acknowledged by the broker, stored in {@code partition}. */
+  public void acked(String key, int seq, int partition) {
+    ackedOn.put(key + "#" + seq, partition);
+    acked(key, seq);
   }
 
   public synchronized void failed(String key, int seq, Exception e) {
@@ -75,7 +84,8 @@ public final class SwitchRunCheck {
       markersDelivered++;
       return;
     }
-    deliveries.add(new Delivery(key, Integer.parseInt(value), partition, offset, epoch, member));
+    deliveries.add(new Delivery(key, Integer.parseInt(value), partition, offset, epoch, member,
+        lastDelivery));
     deliveredOnce.add(key + "#" + value);
   }
 
@@ -90,12 +100,38 @@ public final class SwitchRunCheck {
 
   /**
    * Waits until every acknowledged record was handed over, or nothing was handed over for
-   * {@code quietMillis} (then the caller's assertions report what is missing).
+   * {@code quietMillis}, or for at most 10 minutes while records keep coming (then the caller's
+   * assertions report what is missing).
    */
   public void awaitDelivered(long quietMillis) throws InterruptedException {
-    while (!allDelivered() && System.nanoTime() - lastDelivery < quietMillis * 1_000_000) {
+    long end = System.nanoTime() + 600_000_000_000L;
+    while (!allDelivered() && System.nanoTime() - lastDelivery < quietMillis * 1_000_000
+        && System.nanoTime() - end < 0) {
       Thread.sleep(200);
     }
+  }
+
+  /** Every delivery of {@code key}, in order: seq, partition, epoch, member, ms since start. */
+  public synchronized List<String> trace(String key) {
+    List<String> out = new ArrayList<>();
+    for (Delivery d : deliveries) {
+      if (d.key().equals(key)) {
+        out.add(d.seq() + " p" + d.partition() + " e" + d.epoch() + " " + d.member() + " +"
+            + (d.nanos() - startNanos) / 1_000_000);
+      }
+    }
+    return out;
+  }
+
+  /** The acknowledged records never handed over, counted by partition (-1: not recorded). */
+  public synchronized Map<Integer, Integer> missingByPartition() {
+    Map<Integer, Integer> out = new java.util.TreeMap<>();
+    for (String id : acked) {
+      if (!deliveredOnce.contains(id)) {
+        out.merge(ackedOn.getOrDefault(id, -1), 1, Integer::sum);
+      }
+    }
+    return out;
   }
 
   public synchronized Result result() {
@@ -137,7 +173,7 @@ public final class SwitchRunCheck {
         later.add(d.seq());
         if (examples.size() < 5) {
           examples.add(id + " (p" + d.partition() + "@" + d.offset() + " by " + d.member()
-              + ") before " + d.key() + "#" + next);
+              + " e" + d.epoch() + ") before " + d.key() + "#" + next);
         }
       }
     }
@@ -154,7 +190,7 @@ public final class SwitchRunCheck {
       }
     }
     return new Result(sent.size(), acked.size(), failures.size(), seen.size(), lost, outOfOrder,
-        duplicates, sameOwnership, markersDelivered, keys.size(), examples,
+        duplicates, sameOwnership, markersDelivered, keys.size(), missingByPartition(), examples,
         List.copyOf(threadFailures));
   }
 }

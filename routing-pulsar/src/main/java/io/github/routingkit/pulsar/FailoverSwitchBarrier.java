@@ -71,7 +71,11 @@ import org.slf4j.LoggerFactory;
  * partition becomes inactive here ({@link #eventListener()}), its waiting messages are dropped,
  * and so are its messages still queued here until it becomes active here again: its new active
  * consumer receives them (a partition is dispatched to one consumer at a time, but what the old
- * one had buffered would otherwise be handed over next to the new one's). One WARN line when a wait exceeds {@code stuckAfter}.
+ * one had buffered would otherwise be handed over next to the new one's). The listener tells of a
+ * failover after some of the messages dispatched around it, so when a partition becomes active
+ * here again, {@link #forEach} asks for every unacknowledged message of this consumer again
+ * ({@code redeliverUnacknowledgedMessages()}, in order) and hands over none of the messages of
+ * that call: they come again. One WARN line when a wait exceeds {@code stuckAfter}.
  *
  * <p>Not thread-safe: call {@link #forEach} on one thread; the event listener and the claims
  * reader hand their news over through thread-safe queues.
@@ -180,16 +184,26 @@ public final class FailoverSwitchBarrier<T> implements AutoCloseable {
     if (abandoned) {
       throw new IllegalStateException("the barrier was abandoned");
     }
+    boolean regained = false;
     for (Integer e = failovers.poll(); e != null; e = failovers.poll()) {
       int p = Math.abs(e) - 1;
       if (e > 0) {
-        inactive.remove(p);
+        regained |= inactive.remove(p);
       } else if (inactive.add(p)) {
         barrier.revoked(p);
         ids.remove(p);
       }
     }
     int handed = applyClaims(consumer, business);
+    if (regained) {
+      // The listener's news lag behind the messages: what the broker dispatched on the regain
+      // may have come (and been dropped) before it, and what was buffered from the earlier
+      // ownership may come after it. Read every unacknowledged message again, in order; these
+      // messages come again with them.
+      redeliver(consumer, false);
+      report();
+      return handed;
+    }
     for (Message<T> m : messages) {
       int p = SwitchMarkers.partitionOf(m.getTopicName());
       if (inactive.contains(p)) {
