@@ -146,11 +146,11 @@ final class AnalyzeCommand implements Callable<Integer> {
     SchemaIdScan schemaIds = new SchemaIdScan(routerOptions.keyFormat(cmd));
     KeyInput.Stats stats = input.forEachKey(key -> {
       builder.add(key);
-      if (BinaryKeyLines.isBinary(key)) {
-        byte[] bytes = SchemaIdScan.bytesOf(key);
+      byte[] bytes = BinaryKeyLines.bytesOf(key);
+      if (bytes != null) {
         schemaIds.accept(bytes, scanRouter.partition(bytes, partitions));
-      } else {
-        schemaIds.accept(key, -1); // a text key: counted as keyed, never carries a header
+      } else { // a text key: counted as keyed, never carries a header
+        schemaIds.accept(key.getBytes(StandardCharsets.UTF_8), -1);
       }
     }, err);
     if (stats.skipped() > 0 && !input.quiet) {

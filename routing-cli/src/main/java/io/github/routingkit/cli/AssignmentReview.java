@@ -8,7 +8,9 @@ import java.util.Map;
 /**
  * RK003: a producer whose partitioner changed, and a consumer whose assignment was not reviewed
  * with it. The consumer's spec is compared with the producer's by what they route
- * ({@link RoutingAgreement}): an error names a key the two place differently.
+ * ({@link RoutingAgreement}): an error names a key the two place differently. A Kafka consumer
+ * without {@code group.id} takes its partitions with {@code assign()}, runs no assignor and is
+ * not reviewed.
  */
 final class AssignmentReview {
   private AssignmentReview() {}
@@ -21,6 +23,9 @@ final class AssignmentReview {
     if (kafka ? p.client() != LintClient.KAFKA_JAVA || c.client() != LintClient.KAFKA_JAVA
         : p.client() != LintClient.PULSAR_JAVA || c.client() != LintClient.PULSAR_JAVA) {
       return; // a RoutingKit partitioner and assignor run in the Java clients only
+    }
+    if (kafka && consumer.get("group.id") == null) {
+      return; // no group (partitions taken with assign()): no assignor runs, nothing to review
     }
     Map<String, String> producerRouting = ConfigLint.routing(producer);
     String pc = producer.get("partitioner.class");

@@ -23,7 +23,9 @@ import picocli.CommandLine.ParameterException;
 /**
  * The key file options shared by the subcommands, and a streaming reader: one line at a time, so
  * memory does not grow with the file. Plain text (one key per line, blank lines skipped), TSV or
- * CSV with a header line, each optionally gzip-compressed (recognized by its magic bytes).
+ * CSV with a header line, each optionally gzip-compressed (recognized by its magic bytes). The keys
+ * are handed on as read; every command routes them through {@link BinaryKeyLines}, so a
+ * {@code 0x<hex>} key is routed by its bytes alike in all of them.
  */
 final class KeyInput {
   static final long PROGRESS_EVERY = 1_000_000;
@@ -33,7 +35,8 @@ final class KeyInput {
   // required, checked in validate: analyze reads a live topic instead when given one
   @Option(names = "--keys", paramLabel = "FILE",
       description = "Key sample: one key per line, or TSV/CSV with a header; .gz is read"
-          + " directly; - reads standard input.")
+          + " directly; - reads standard input. A 0x<hex> key (even number of hex digits) is a"
+          + " binary key, routed by its bytes; any other key by its UTF-8 text.")
   Path file;
 
   @Option(names = "--column", paramLabel = "N", split = ",",

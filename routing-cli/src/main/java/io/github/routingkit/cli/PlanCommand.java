@@ -57,7 +57,8 @@ final class PlanCommand implements Callable<Integer> {
   double headroom;
 
   @Option(names = "--keys", paramLabel = "FILE",
-      description = "A key sample to measure skew on (formats as in analyze).")
+      description = "A key sample to measure skew on (read as analyze reads --keys: a 0x<hex>"
+          + " key is routed by its bytes).")
   Path keys;
 
   @Mixin
@@ -133,7 +134,8 @@ final class PlanCommand implements Callable<Integer> {
     } else if (columns != null || fields != null) {
       throw new ParameterException(cmd, "--column/--tsv-field need --keys");
     }
-    KeyRouter router = routerOptions.router(cmd);
+    // the sample's lines by the rule of every key file: a 0x<hex> line is routed by its bytes
+    KeyRouter router = new BinaryKeyLines(routerOptions.router(cmd));
     PrintWriter out = cmd.getOut();
     double writeRatio = peakWrite / partitionWrite;
     double need = Math.max(writeRatio, peakConsume == null ? 0 : peakConsume / partitionConsume)

@@ -1,5 +1,9 @@
 package io.github.routingkit.cli;
 
+import io.github.routingkit.KeylessPolicy;
+import io.github.routingkit.hash.HashScheme;
+import io.github.routingkit.placement.Placement;
+import io.github.routingkit.router.HashRouter;
 import io.github.routingkit.testkit.ResizeReport;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -54,19 +58,17 @@ final class ResizeCommand implements Callable<Integer> {
       throw new ParameterException(cmd, "--format was '" + format + "', must be text, csv or json");
     }
     ResizeReport.Builder builder = ResizeReport.builder(from, to);
+    // every router reads the key lines by the one rule: a 0x<hex> line is routed by its bytes
     if (routerOptions.given()) {
-      builder.router(routerOptions.describe(cmd), routerOptions.router(cmd));
+      builder.router(routerOptions.describe(cmd), new BinaryKeyLines(routerOptions.router(cmd)));
       if (all) {
-        for (io.github.routingkit.hash.HashScheme s : io.github.routingkit.hash.HashScheme.values()) {
-          for (io.github.routingkit.placement.Placement p : io.github.routingkit.placement.Placement.values()) {
-            builder.router(s.id() + " / " + p.id(), io.github.routingkit.router.HashRouter.of(s, p,
-                io.github.routingkit.KeylessPolicy.ROUND_ROBIN));
-          }
-        }
+        everyScheme(builder);
       }
     } else if (all) {
       throw new ParameterException(cmd, "--all lists every scheme after your configuration: give"
           + " --spec, --scheme or --placement (without them every scheme is listed anyway)");
+    } else {
+      everyScheme(builder);
     }
     input.forEachKey(builder::add, cmd.getErr());
     ResizeReport report = builder.build();
@@ -82,5 +84,15 @@ final class ResizeCommand implements Callable<Integer> {
     }
     cmd.getOut().flush();
     return 0;
+  }
+
+  /** Adds a row for every hash scheme under every placement, in the report's default order. */
+  private static void everyScheme(ResizeReport.Builder builder) {
+    for (HashScheme s : HashScheme.values()) {
+      for (Placement p : Placement.values()) {
+        builder.router(s.id() + " / " + p.id(),
+            new BinaryKeyLines(HashRouter.of(s, p, KeylessPolicy.ROUND_ROBIN)));
+      }
+    }
   }
 }

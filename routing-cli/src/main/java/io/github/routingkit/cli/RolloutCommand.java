@@ -111,7 +111,10 @@ final class RolloutCommand implements Callable<Integer> {
     RolloutReport.Builder builder = RolloutReport.builder(
         new RouterOptions.SpecRouter(oldRouter, "--spec " + specFile),
         new RouterOptions.SpecRouter(newRouter, nextFile != null ? "--next " + nextFile
-            : "--spec " + specFile + " (routing.canary.next.*)"), partitions, shares);
+            : "--spec " + specFile + " (routing.canary.next.*)"), partitions, shares)
+        // the key lines by the rule of every key file: a 0x<hex> line is routed, and placed in
+        // the canary, by its bytes
+        .keyBytes(BinaryKeyLines::bytesOf);
     KeyInput.Stats stats = input.forEachKey(builder::add, cmd.getErr());
     if (stats.skipped() > 0 && !input.quiet) {
       cmd.getErr().printf(Locale.ROOT, "routing: skipped %,d blank or short lines%n",

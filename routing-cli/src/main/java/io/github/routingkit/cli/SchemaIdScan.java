@@ -2,9 +2,7 @@ package io.github.routingkit.cli;
 
 import io.github.routingkit.KeyFormat;
 import io.github.routingkit.hash.HashScheme;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -37,26 +35,6 @@ final class SchemaIdScan {
   /** Scans with {@code format}'s header layout, or Confluent's for {@link KeyFormat#RAW}. */
   SchemaIdScan(KeyFormat format) {
     this.format = format.hasHeader() ? format : KeyFormat.CONFLUENT;
-  }
-
-  /**
-   * The bytes of a key as the CLI carries it: the {@code 0x<hex>} form the live readers give
-   * binary keys, else its UTF-8 encoding.
-   */
-  static byte[] bytesOf(String key) {
-    if (key.startsWith("0x") && key.length() % 2 == 0 && key.length() > 2) {
-      try {
-        return HexFormat.of().parseHex(key, 2, key.length());
-      } catch (IllegalArgumentException e) {
-        // not hex after all: a text key
-      }
-    }
-    return key.getBytes(StandardCharsets.UTF_8);
-  }
-
-  /** Counts one keyed message, a key as the CLI carries it ({@link #bytesOf}). */
-  void accept(String key, int partition) {
-    accept(bytesOf(key), partition);
   }
 
   /** Counts one keyed message, its key's bytes {@code b}, that went (or would go) to {@code partition}. */

@@ -100,6 +100,18 @@ class LintCommandTest {
     assertThat(r.code()).isZero();
   }
 
+  /**
+   * A consumer without group.id (partitions taken with assign()) joins no group: kafka-clients runs
+   * no assignor for it, so there is no assignment to review.
+   */
+  @Test
+  void rk003NoReviewForAManuallyAssignedConsumer() {
+    Result r = lint("kafka/clean-producer.properties", "kafka/assign-consumer.properties",
+        "--strict");
+    assertThat(findings(r)).as(r.out()).isEmpty();
+    assertThat(r.code()).isZero();
+  }
+
   /** RK003 compares parsed specs, not key text. */
   @Test
   void rk003ComparesParsedSpecs() {

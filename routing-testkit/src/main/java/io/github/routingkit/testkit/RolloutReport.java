@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * What each step of a canary rollout by key ({@code routing.canary.*}, {@link CanaryRouter}) does
@@ -300,6 +301,7 @@ public final class RolloutReport {
     private final long[][] delta; // per step, per partition
     private final long[] start; // load at share 0
     private final KeyTally tally;
+    private Function<? super CharSequence, byte[]> keyBytes = key -> null;
     private long messages;
 
     private Builder(KeyRouter oldRouter, KeyRouter newRouter, int partitions, double[] plan) {
@@ -343,8 +345,34 @@ public final class RolloutReport {
     }
 
     /**
-     * Adds one message with key {@code key} (routed as text: its canary point is that of its
-     * UTF-8 bytes, as {@link CanaryRouter} decides).
+     * Sets which keys stand for binary keys: {@code keyBytes} returns the bytes a producer sends
+     * for a key (routed, and placed in the canary, by those bytes), or null for a text key. By
+     * default every key is text. The function must be pure: it is applied again to each distinct
+     * key when the report is built.
+     *
+     * @throws IllegalStateException after the first key was added
+     * @throws NullPointerException if {@code keyBytes} is null
+     */
+    public Builder keyBytes(Function<? super CharSequence, byte[]> keyBytes) {
+      if (messages > 0) {
+        throw new IllegalStateException("set keyBytes before the first key");
+      }
+      this.keyBytes = Objects.requireNonNull(keyBytes, "keyBytes");
+      return this;
+    }
+
+    private int partition(KeyRouter router, CharSequence key, byte[] bytes) {
+      return bytes != null ? router.partition(bytes, partitions) : router.partition(key, partitions);
+    }
+
+    private static double point(CharSequence key, byte[] bytes) {
+      return bytes != null ? CanaryRouter.point(bytes) : CanaryRouter.point(key);
+    }
+
+    /**
+     * Adds one message with key {@code key}: routed as text (its canary point is that of its
+     * UTF-8 bytes, as {@link CanaryRouter} decides), or by its bytes if {@link #keyBytes} gives
+     * them.
      *
      * @throws NullPointerException if {@code key} is null
      * @throws IllegalArgumentException if a router cannot route on the partition count
@@ -352,11 +380,12 @@ public final class RolloutReport {
      */
     public Builder add(CharSequence key) {
       Objects.requireNonNull(key, "key");
-      int from = oldRouter.partition(key, partitions);
-      int to = newRouter.partition(key, partitions);
+      byte[] bytes = keyBytes.apply(key);
+      int from = partition(oldRouter, key, bytes);
+      int to = partition(newRouter, key, bytes);
       start[from]++;
       messages++;
-      int step = stepOf(CanaryRouter.point(key));
+      int step = stepOf(point(key, bytes));
       if (step >= 0) {
         switched[step]++;
         if (from != to) {
@@ -387,10 +416,11 @@ public final class RolloutReport {
         Map<String, Long> counts = tally.exactCounts();
         distinct = counts.size();
         for (String k : counts.keySet()) {
-          int step = stepOf(CanaryRouter.point(k));
+          byte[] bytes = keyBytes.apply(k);
+          int step = stepOf(point(k, bytes));
           if (step >= 0) {
             switchedKeys[step]++;
-            if (oldRouter.partition(k, partitions) != newRouter.partition(k, partitions)) {
+            if (partition(oldRouter, k, bytes) != partition(newRouter, k, bytes)) {
               movedKeys[step]++;
             }
           }

@@ -125,6 +125,31 @@ class RolloutReportTest {
   }
 
   @Test
+  void keyBytesRouteAndPlaceInTheCanaryByTheBytesTheyGive() {
+    // each name stands for the key bytes of another key: the report is that key's report
+    List<String> keys = sample();
+    List<String> names = new ArrayList<>();
+    java.util.Map<String, byte[]> bytes = new java.util.HashMap<>();
+    for (String k : keys) {
+      String name = "name-of-" + k;
+      names.add(name);
+      bytes.put(name, k.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    String expected = RolloutReport.builder(SPEC, N, PLAN).addAll(keys).build().toJson(5);
+    String got = RolloutReport.builder(SPEC, N, PLAN).keyBytes(bytes::get).addAll(names).build()
+        .toJson(5);
+    assertThat(got).isEqualTo(expected);
+    assertThat(RolloutReport.builder(SPEC, N, PLAN).addAll(names).build().toJson(5))
+        .isNotEqualTo(expected);
+    // null bytes: a text key, as without keyBytes
+    assertThat(RolloutReport.builder(SPEC, N, PLAN).keyBytes(k -> null).addAll(keys).build()
+        .toJson(5)).isEqualTo(expected);
+    RolloutReport.Builder started = RolloutReport.builder(SPEC, N, PLAN).add("k");
+    assertThatThrownBy(() -> started.keyBytes(k -> null))
+        .isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
   void badPlansAndCountsAreRejected() {
     KeyRouter r = RoutingSpec.defaults().keyRouter();
     assertThatThrownBy(() -> RolloutReport.builder(r, r, 12, 0.5, 0.25))

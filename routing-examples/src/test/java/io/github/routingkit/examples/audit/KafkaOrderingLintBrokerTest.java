@@ -102,16 +102,40 @@ class KafkaOrderingLintBrokerTest {
 
   /**
    * Hot keys spread over 4 candidates by load, a consumer behind on the lower partitions: the
-   * hot key's records are read out of send order (ROUTING_CHANGE), which RK014 predicts.
+   * hot key's records are read out of send order (ROUTING_CHANGE), which RK014 predicts. The
+   * control, the same RoutingPartitioner and records without the hot-key layer, keeps each key on
+   * one partition and is clean in both.
    */
   @Test
   void hotKeyScatterIsRoutingChangeAndLintFlagsRk014() throws Exception {
-    String topic = "lint-hot-key";
-    kafka.createTopic(topic, 6);
-    InMemoryAuditRecorder recorder = recorder("lint-hot-key");
-    Map<String, Object> config = producerConfig("hot-producer", Map.of(
-        ProducerConfig.PARTITIONER_CLASS_CONFIG, RoutingPartitioner.class.getName(),
+    Run run = hotKeyRun("lint-hot-key", "hot-producer", Map.of(
         "routing.hotkey.keys", "merchant-1", "routing.hotkey.candidates", "4"));
+    assertThat(run.report().pairs()).isPositive();
+    assertThat(run.report().causesFound()).containsExactly(AuditCause.ROUTING_CHANGE);
+    assertThat(run.report().findings()).allMatch(f -> f.sentLater().key().equals("merchant-1"));
+    LintedConfigs.Lint lint = LintedConfigs.lint("kafka-hot-key", run.configs().subList(0, 1),
+        run.configs().subList(1, 2), "--require-key-order");
+    assertThat(lint.errors()).containsExactly("RK014");
+
+    Run control = hotKeyRun("lint-no-hot-key", "no-hot-key-producer", Map.of());
+    assertThat(control.report().records()).isEqualTo(300);
+    assertThat(control.report().pairs()).isZero();
+    assertThat(LintedConfigs.lint("kafka-no-hot-key", control.configs().subList(0, 1),
+        control.configs().subList(1, 2), "--require-key-order", "--strict").clean()).isTrue();
+  }
+
+  /**
+   * 300 records through RoutingPartitioner with {@code routing} keys, every other one of key
+   * merchant-1, on 6 partitions read highest partition first; the configs are the producer's and
+   * the consumer's.
+   */
+  private static Run hotKeyRun(String topic, String id, Map<String, Object> routing)
+      throws Exception {
+    kafka.createTopic(topic, 6);
+    InMemoryAuditRecorder recorder = recorder(topic);
+    Map<String, Object> extra = new LinkedHashMap<>(routing);
+    extra.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, RoutingPartitioner.class.getName());
+    Map<String, Object> config = producerConfig(id, extra);
     List<ProducerRecord<String, String>> records = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
       String key = i % 2 == 0 ? "merchant-1" : "order-" + (i % 20);
@@ -120,16 +144,9 @@ class KafkaOrderingLintBrokerTest {
     try (KafkaProducer<String, String> producer = new KafkaProducer<>(config)) {
       sendAll(producer, records);
     }
-    AuditReport report = drainAndAudit(topic, 6, "lint-hot-key", recorder, 300,
-        "hot key spread over 4 candidates by load");
-    assertThat(report.pairs()).isPositive();
-    assertThat(report.causesFound()).containsExactly(AuditCause.ROUTING_CHANGE);
-    assertThat(report.findings()).allMatch(f -> f.sentLater().key().equals("merchant-1"));
-
-    LintedConfigs.Lint lint = LintedConfigs.lint("kafka-hot-key", List.of(config),
-        List.of(consumerConfig("lagging", "lint-hot-key", null, Map.of())),
-        "--require-key-order");
-    assertThat(lint.errors()).containsExactly("RK014");
+    AuditReport report = drainAndAudit(topic, 6, topic, recorder, 300, routing.isEmpty()
+        ? "RoutingPartitioner without hot keys" : "hot key spread over 4 candidates by load");
+    return new Run(report, List.of(config, consumerConfig("lagging", topic, null, Map.of())));
   }
 
   /**
