@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,8 +18,9 @@ import org.apache.kafka.coordinator.group.api.assignor.MemberAssignment;
 /**
  * Prints a SHA-256 digest of the full assignment RoutingKit's two assignors give in every
  * {@link AssignorBenchmark} scenario, fresh and rebalance: one line per (scenario, assignor,
- * event). A change meant to keep every assignment as it is (a refactoring, a speed-up) must print
- * the same lines before and after.
+ * event). {@code AssignmentDigestsTest} (tagged {@code slow}, run in {@code verify}) compares them
+ * to the committed {@code assignment-digests.txt} in the test resources; this class prints them
+ * from the benchmark jar.
  *
  * <p>Usage: {@code java -Xmx8g -cp routing-benchmarks/target/benchmarks.jar
  * io.github.routingkit.benchmarks.AssignmentDigests [scenario ...]} (all scenarios without
@@ -35,20 +37,33 @@ public final class AssignmentDigests {
    * @throws Exception if a scenario cannot be set up
    */
   public static void main(String[] args) throws Exception {
-    List<String> scenarios = args.length > 0 ? List.of(args) : scenarios();
+    digests(args.length > 0 ? List.of(args) : scenarios())
+        .forEach((name, digest) -> System.out.println(name + " " + digest));
+  }
+
+  /**
+   * The digests of the given scenarios, by {@code scenario assignor event}, in the order printed.
+   *
+   * @param scenarios scenario names of {@link AssignorBenchmark}
+   * @return the digest of each (scenario, assignor, event)
+   * @throws Exception if a scenario cannot be set up
+   */
+  static Map<String, String> digests(List<String> scenarios) throws Exception {
+    Map<String, String> out = new LinkedHashMap<>();
     for (String scenario : scenarios) {
       for (String assignor : List.of("routing", "routing-group")) {
         AssignorBenchmark b = new AssignorBenchmark();
         b.scenario = scenario;
         b.assignor = assignor;
         b.setUp();
-        System.out.println(scenario + " " + assignor + " fresh " + digest(b.fresh()));
-        System.out.println(scenario + " " + assignor + " rebalance " + digest(b.rebalance()));
+        out.put(scenario + " " + assignor + " fresh", digest(b.fresh()));
+        out.put(scenario + " " + assignor + " rebalance", digest(b.rebalance()));
       }
     }
+    return out;
   }
 
-  private static List<String> scenarios() throws NoSuchFieldException {
+  static List<String> scenarios() throws NoSuchFieldException {
     org.openjdk.jmh.annotations.Param p = AssignorBenchmark.class.getDeclaredField("scenario")
         .getAnnotation(org.openjdk.jmh.annotations.Param.class);
     return List.of(p.value());

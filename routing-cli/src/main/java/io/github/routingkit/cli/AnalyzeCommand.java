@@ -4,7 +4,6 @@ import io.github.routingkit.KeyRouter;
 import io.github.routingkit.testkit.DistributionReport;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
@@ -314,14 +313,8 @@ final class AnalyzeCommand implements Callable<Integer> {
   static volatile long progressNanos = PROGRESS_NANOS;
 
   private Properties clientConfig(CommandLine cmd) {
-    Properties p = new Properties();
+    Properties p = OptionValues.commandConfig(commandConfig);
     if (commandConfig != null) {
-      try (java.io.Reader r = Files.newBufferedReader(commandConfig, StandardCharsets.UTF_8)) {
-        p.load(r);
-      } catch (java.io.IOException | IllegalArgumentException e) {
-        throw new KeyInput.InputException("cannot read --command-config " + commandConfig + ": "
-            + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
-      }
       for (String owned : new String[] {"group.id", "enable.auto.commit", "bootstrap.servers",
           "key.deserializer", "value.deserializer"}) {
         if (p.containsKey(owned)) {

@@ -1,8 +1,7 @@
 package io.github.routingkit.cli;
 
-import io.github.routingkit.AvailablePartitions;
 import io.github.routingkit.KeyRouter;
-import io.github.routingkit.KeylessPolicy;
+import io.github.routingkit.router.ForwardingRouter;
 import java.util.HexFormat;
 
 /**
@@ -15,12 +14,11 @@ import java.util.HexFormat;
  * The line itself stays the key's name in reports. Byte keys and keyless messages go to the
  * delegate unchanged. Thread-safety: as the delegate's.
  */
-final class BinaryKeyLines implements KeyRouter {
+final class BinaryKeyLines extends ForwardingRouter {
   private static final long serialVersionUID = 1L;
-  private final KeyRouter delegate;
 
   BinaryKeyLines(KeyRouter delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   /**
@@ -41,66 +39,21 @@ final class BinaryKeyLines implements KeyRouter {
   }
 
   @Override
-  public int partition(CharSequence key, int numPartitions) {
+  protected int routeText(CharSequence key, int numPartitions) {
     byte[] bytes = bytesOf(key);
-    return bytes != null ? delegate.partition(bytes, numPartitions)
-        : delegate.partition(key, numPartitions);
+    return bytes != null ? delegate().partition(bytes, numPartitions)
+        : delegate().partition(key, numPartitions);
   }
 
   @Override
   public int partition(CharSequence key, byte[] value, int numPartitions) {
     byte[] bytes = bytesOf(key);
-    return bytes != null ? delegate.partition(bytes, value, numPartitions)
-        : delegate.partition(key, value, numPartitions);
-  }
-
-  @Override
-  public int partition(byte[] key, int numPartitions) {
-    return delegate.partition(key, numPartitions);
-  }
-
-  @Override
-  public int partition(byte[] key, int offset, int length, int numPartitions) {
-    return delegate.partition(key, offset, length, numPartitions);
-  }
-
-  @Override
-  public int partition(byte[] key, byte[] value, int numPartitions) {
-    return delegate.partition(key, value, numPartitions);
-  }
-
-  @Override
-  public int partition(byte[] key, int offset, int length, byte[] value, int numPartitions) {
-    return delegate.partition(key, offset, length, value, numPartitions);
-  }
-
-  @Override
-  public boolean needsValue() {
-    return delegate.needsValue();
-  }
-
-  @Override
-  public int keylessPartition(int numPartitions) {
-    return delegate.keylessPartition(numPartitions);
-  }
-
-  @Override
-  public int keylessPartition(int numPartitions, AvailablePartitions available) {
-    return delegate.keylessPartition(numPartitions, available);
-  }
-
-  @Override
-  public KeylessPolicy keylessPolicy() {
-    return delegate.keylessPolicy();
-  }
-
-  @Override
-  public long claimedMemoryBytes() {
-    return delegate.claimedMemoryBytes();
+    return bytes != null ? delegate().partition(bytes, value, numPartitions)
+        : delegate().partition(key, value, numPartitions);
   }
 
   @Override
   public String toString() {
-    return delegate.toString();
+    return delegate().toString();
   }
 }

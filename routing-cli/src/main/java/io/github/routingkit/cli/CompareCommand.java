@@ -85,22 +85,7 @@ final class CompareCommand implements Callable<Integer> {
     if (keyHex != null) {
       key = strictUtf8(parseHex(cmd, keyHex), "--key-hex " + keyHex);
     } else if (keyFile != null) {
-      byte[] bytes;
-      try {
-        bytes = java.nio.file.Files.readAllBytes(keyFile);
-      } catch (java.nio.file.NoSuchFileException e) {
-        throw new KeyInput.InputException("cannot read --key-file " + keyFile + ": no such file");
-      } catch (java.io.IOException e) {
-        throw new KeyInput.InputException("cannot read --key-file " + keyFile + ": " + e);
-      }
-      int len = bytes.length;
-      if (len > 0 && bytes[len - 1] == '\n') {
-        len--;
-        if (len > 0 && bytes[len - 1] == '\r') {
-          len--;
-        }
-      }
-      key = strictUtf8(java.util.Arrays.copyOf(bytes, len), "--key-file " + keyFile);
+      key = strictUtf8(OptionValues.keyFile(keyFile), "--key-file " + keyFile);
     }
     PrintWriter out = cmd.getOut();
     out.printf(Locale.ROOT, "key '%s' (%d UTF-8 bytes), %d partitions%n%n", key,
@@ -124,17 +109,10 @@ final class CompareCommand implements Callable<Integer> {
   }
 
   private static byte[] parseHex(CommandLine cmd, String hex) {
-    String h = hex.replace(" ", "");
-    if (h.startsWith("0x") || h.startsWith("0X")) {
-      h = h.substring(2);
-    }
-    if (h.length() % 2 != 0 || !h.matches("[0-9a-fA-F]*")) {
+    byte[] b = OptionValues.hexBytes(hex.replace(" ", ""));
+    if (b == null) {
       throw new ParameterException(cmd, "--key-hex was '" + hex + "', must be an even number of"
           + " hex digits (the key's UTF-8 bytes)");
-    }
-    byte[] b = new byte[h.length() / 2];
-    for (int i = 0; i < b.length; i++) {
-      b[i] = (byte) Integer.parseInt(h.substring(2 * i, 2 * i + 2), 16);
     }
     return b;
   }

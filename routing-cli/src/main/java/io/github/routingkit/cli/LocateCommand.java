@@ -12,7 +12,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -237,40 +236,15 @@ final class LocateCommand implements Callable<Integer> {
     if (key != null) {
       return key.getBytes(StandardCharsets.UTF_8);
     }
-    if (keyHex != null) {
-      return parseHex(cmd, keyHex);
-    }
-    byte[] bytes;
-    try {
-      bytes = Files.readAllBytes(keyFile);
-    } catch (java.nio.file.NoSuchFileException e) {
-      throw new KeyInput.InputException("cannot read --key-file " + keyFile + ": no such file");
-    } catch (java.io.IOException e) {
-      throw new KeyInput.InputException("cannot read --key-file " + keyFile + ": " + e);
-    }
-    int len = bytes.length;
-    if (len > 0 && bytes[len - 1] == '\n') {
-      len--;
-      if (len > 0 && bytes[len - 1] == '\r') {
-        len--;
-      }
-    }
-    return java.util.Arrays.copyOf(bytes, len);
+    return keyHex != null ? parseHex(cmd, keyHex) : OptionValues.keyFile(keyFile);
   }
 
   /** {@code 0x} prefix optional, spaces and colons ignored, an even number of hex digits. */
   static byte[] parseHex(CommandLine cmd, String hex) {
-    String h = hex.replace(" ", "").replace(":", "");
-    if (h.startsWith("0x") || h.startsWith("0X")) {
-      h = h.substring(2);
-    }
-    if (h.length() % 2 != 0 || !h.matches("[0-9a-fA-F]*")) {
+    byte[] b = OptionValues.hexBytes(hex.replace(" ", "").replace(":", ""));
+    if (b == null) {
       throw new ParameterException(cmd, "--key-hex was '" + hex + "', must be an even number of"
           + " hex digits (optional 0x prefix; spaces and colons are ignored)");
-    }
-    byte[] b = new byte[h.length() / 2];
-    for (int i = 0; i < b.length; i++) {
-      b[i] = (byte) Integer.parseInt(h.substring(2 * i, 2 * i + 2), 16);
     }
     return b;
   }
@@ -382,14 +356,8 @@ final class LocateCommand implements Callable<Integer> {
   }
 
   private Properties clientConfig() {
-    Properties p = new Properties();
+    Properties p = OptionValues.commandConfig(commandConfig);
     if (commandConfig != null) {
-      try (java.io.Reader r = Files.newBufferedReader(commandConfig, StandardCharsets.UTF_8)) {
-        p.load(r);
-      } catch (java.io.IOException | IllegalArgumentException e) {
-        throw new KeyInput.InputException("cannot read --command-config " + commandConfig + ": "
-            + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
-      }
       if (p.containsKey("bootstrap.servers")) {
         throw new KeyInput.InputException("--command-config " + commandConfig
             + " sets bootstrap.servers, which locate takes from --bootstrap-server");

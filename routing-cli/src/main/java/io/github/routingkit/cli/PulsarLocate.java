@@ -37,6 +37,12 @@ final class PulsarLocate implements LocateTarget {
   private final Duration timeout;
   private final HttpClient http;
   private final List<String> notes = new ArrayList<>();
+
+  /** What a Key_Shared answer assumes of the producers (lint rule RK021). */
+  static final String BATCHING_NOTE = "a Key_Shared subscription delivers a batch by its first"
+      + " message's key: the consumer named receives all of the key's messages from producers"
+      + " with batching off or key-based batching (BatcherBuilder.KEY_BASED); a producer batching"
+      + " with the default batcher sends some of them to other consumers (routing lint RK021)";
   private int partitions;
   private boolean partitioned;
 
@@ -208,6 +214,9 @@ final class PulsarLocate implements LocateTarget {
               + " (a sticky range gap: the key is delivered to nobody)"
               : "consumer " + consumer + " (hash range [" + holding[0] + ", " + holding[1]
               + "] holds slot " + slot + ")";
+        }
+        if (!notes.contains(BATCHING_NOTE)) {
+          notes.add(BATCHING_NOTE);
         }
         who = "Key_Shared " + (mode == null ? "" : mode + ", ")
             + selector.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-') + ": " + who;

@@ -275,8 +275,14 @@ class LintCommandTest {
             + " routing.key.format=confluent");
     Result apicurio = lint("kafka/apicurio-producer.properties", "kafka/default-consumer.properties");
     assertThat(findings(apicurio)).filteredOn(l -> l.contains("RK020")).singleElement().asString()
-        .contains("apicurio.registry.auto-register=true")
-        .contains("fix: routing.key.format=apicurio-protobuf");
+        .contains("apicurio.registry.auto-register=true and apicurio.registry.headers.enabled not"
+            + " set (its default differs by release")
+        .contains("fix: routing.key.format=apicurio-protobuf")
+        .contains("apicurio.registry.headers.enabled=true (the id in a record header");
+    // the id in a record header: the key bytes are the payload alone
+    Result headers = lint("kafka/apicurio-headers-producer.properties",
+        "kafka/default-consumer.properties", "--strict");
+    assertThat(findings(headers)).as(headers.out()).isEmpty();
     Result fixed = lint("kafka/schema-registry-key-format-producer.properties",
         "kafka/default-consumer.properties");
     assertThat(findings(fixed)).noneMatch(l -> l.contains("RK020"));

@@ -173,7 +173,8 @@ class LocatePulsarBrokerTest {
         .contains("subscription sticky (Key_Shared STICKY, sticky: consumer "
             + receivedBy.get("sticky").get(key))
         .contains("subscription failover (Failover: active consumer "
-            + receivedBy.get("failover").get(key) + ")");
+            + receivedBy.get("failover").get(key) + ")")
+        .contains("note: " + PulsarLocate.BATCHING_NOTE + "\n");
   }
 
   @Test
@@ -183,6 +184,7 @@ class LocatePulsarBrokerTest {
     assertThat(r.code()).as(r.err()).isZero();
     JsonNode readers = JSON.readTree(r.out()).get("readers");
     assertThat(readers).hasSize(1);
+    assertThat(JSON.readTree(r.out()).get("notes")).as("no Key_Shared subscription").isEmpty();
     assertThat(readers.get(0).get("consumer").asText())
         .isEqualTo(receivedBy.get("failover").get(KEYS.get(1)));
   }

@@ -1,9 +1,8 @@
 package io.github.routingkit.metrics;
 
-import io.github.routingkit.AvailablePartitions;
 import io.github.routingkit.KeyRouter;
-import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.MessageView;
+import io.github.routingkit.router.ForwardingRouter;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -12,51 +11,26 @@ import java.util.concurrent.atomic.LongAdder;
  * public entry point delegates to the inner router once, so each message counts once. Serializes
  * as its inner router (the count is not kept).
  */
-final class CountingRouter implements KeyRouter {
+final class CountingRouter extends ForwardingRouter {
   private static final long serialVersionUID = 1L;
 
-  private final KeyRouter inner;
   private final transient LongAdder routed;
 
   CountingRouter(KeyRouter inner, LongAdder routed) {
-    this.inner = inner;
+    super(inner);
     this.routed = routed;
   }
 
   @Override
-  public int partition(byte[] key, int numPartitions) {
-    if (key != null) {
-      routed.increment();
-    }
-    return inner.partition(key, numPartitions);
-  }
-
-  @Override
-  public int partition(byte[] key, int offset, int length, int numPartitions) {
+  protected int route(byte[] key, int offset, int length, byte[] value, int numPartitions) {
     routed.increment();
-    return inner.partition(key, offset, length, numPartitions);
+    return delegate().partition(key, offset, length, value, numPartitions);
   }
 
   @Override
-  public int partition(CharSequence key, int numPartitions) {
-    if (key != null) {
-      routed.increment();
-    }
-    return inner.partition(key, numPartitions);
-  }
-
-  @Override
-  public int partition(byte[] key, byte[] value, int numPartitions) {
-    if (key != null) {
-      routed.increment();
-    }
-    return inner.partition(key, value, numPartitions);
-  }
-
-  @Override
-  public int partition(byte[] key, int offset, int length, byte[] value, int numPartitions) {
+  protected int routeText(CharSequence key, int numPartitions) {
     routed.increment();
-    return inner.partition(key, offset, length, value, numPartitions);
+    return delegate().partition(key, numPartitions);
   }
 
   @Override
@@ -64,7 +38,7 @@ final class CountingRouter implements KeyRouter {
     if (key != null) {
       routed.increment();
     }
-    return inner.partition(key, value, numPartitions);
+    return delegate().partition(key, value, numPartitions);
   }
 
   @Override
@@ -72,45 +46,15 @@ final class CountingRouter implements KeyRouter {
     if (view.keyText(message) != null || view.keyBytes(message) != null) {
       routed.increment();
     }
-    return inner.partitionOf(message, view, numPartitions);
-  }
-
-  @Override
-  public boolean needsValue() {
-    return inner.needsValue();
-  }
-
-  @Override
-  public int keylessPartition(int numPartitions) {
-    return inner.keylessPartition(numPartitions);
-  }
-
-  @Override
-  public int keylessPartition(int numPartitions, AvailablePartitions available) {
-    return inner.keylessPartition(numPartitions, available);
-  }
-
-  @Override
-  public KeylessPolicy keylessPolicy() {
-    return inner.keylessPolicy();
-  }
-
-  @Override
-  public long claimedMemoryBytes() {
-    return inner.claimedMemoryBytes();
-  }
-
-  /** The router it counts for. */
-  KeyRouter inner() {
-    return inner;
+    return delegate().partitionOf(message, view, numPartitions);
   }
 
   @Override
   public String toString() {
-    return inner.toString();
+    return delegate().toString();
   }
 
   private Object writeReplace() {
-    return inner;
+    return delegate();
   }
 }

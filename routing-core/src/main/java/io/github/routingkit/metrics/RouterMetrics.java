@@ -404,7 +404,7 @@ public final class RouterMetrics {
   /** Finds the hot-key layers that detect, anywhere in the router's composition. */
   private static void collectDetectors(KeyRouter r, List<HotKeyRouter> out) {
     if (r instanceof CountingRouter) {
-      collectDetectors(((CountingRouter) r).inner(), out);
+      collectDetectors(((CountingRouter) r).delegate(), out);
     } else if (r instanceof CanaryRouter) {
       collectDetectors(((CanaryRouter) r).oldRouter(), out);
       collectDetectors(((CanaryRouter) r).newRouter(), out);

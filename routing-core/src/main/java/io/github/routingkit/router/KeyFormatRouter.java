@@ -1,10 +1,7 @@
 package io.github.routingkit.router;
 
-import io.github.routingkit.AbstractKeyRouter;
-import io.github.routingkit.AvailablePartitions;
 import io.github.routingkit.KeyFormat;
 import io.github.routingkit.KeyRouter;
-import io.github.routingkit.KeylessPolicy;
 import io.github.routingkit.MessageView;
 
 import java.io.InvalidObjectException;
@@ -28,15 +25,14 @@ import java.util.Objects;
  * format's name and the wrapped router). Keyed routing of a {@code byte[]} ({@code partition})
  * allocates nothing beyond what the wrapped router allocates.
  */
-public final class KeyFormatRouter extends AbstractKeyRouter {
+public final class KeyFormatRouter extends ForwardingRouter {
   private static final long serialVersionUID = 1L;
 
   private final KeyFormat format;
-  private final KeyRouter delegate;
 
   private KeyFormatRouter(KeyFormat format, KeyRouter delegate) {
+    super(delegate);
     this.format = Objects.requireNonNull(format, "format");
-    this.delegate = Objects.requireNonNull(delegate, "delegate");
   }
 
   /**
@@ -54,12 +50,7 @@ public final class KeyFormatRouter extends AbstractKeyRouter {
   @Override
   protected int route(byte[] key, int offset, int length, byte[] value, int numPartitions) {
     int start = format.payloadStart(key, offset, length);
-    return delegate.partition(key, start, offset + length - start, value, numPartitions);
-  }
-
-  @Override
-  protected int routeText(CharSequence key, int numPartitions) {
-    return delegate.partition(key, numPartitions);
+    return delegate().partition(key, start, offset + length - start, value, numPartitions);
   }
 
   /**
@@ -69,6 +60,7 @@ public final class KeyFormatRouter extends AbstractKeyRouter {
    */
   @Override
   public <M> int partitionOf(M message, MessageView<M> view, int numPartitions) {
+    KeyRouter delegate = delegate();
     if (view.keyText(message) != null) {
       return delegate.partitionOf(message, view, numPartitions);
     }
@@ -81,60 +73,30 @@ public final class KeyFormatRouter extends AbstractKeyRouter {
     return delegate.partitionOf(message, MessageView.withKey(view, null, payload), numPartitions);
   }
 
-  @Override
-  public boolean needsValue() {
-    return delegate.needsValue();
-  }
-
-  @Override
-  public int keylessPartition(int numPartitions) {
-    return delegate.keylessPartition(numPartitions);
-  }
-
-  @Override
-  public int keylessPartition(int numPartitions, AvailablePartitions available) {
-    return delegate.keylessPartition(numPartitions, available);
-  }
-
-  @Override
-  public long claimedMemoryBytes() {
-    return delegate.claimedMemoryBytes();
-  }
-
-  @Override
-  public KeylessPolicy keylessPolicy() {
-    return delegate.keylessPolicy();
-  }
-
   /** Returns the key format. */
   public KeyFormat format() {
     return format;
-  }
-
-  /** Returns the router that routes the payload. */
-  public KeyRouter delegate() {
-    return delegate;
   }
 
   @Override
   public boolean equals(Object o) {
     return o instanceof KeyFormatRouter
         && ((KeyFormatRouter) o).format == format
-        && ((KeyFormatRouter) o).delegate.equals(delegate);
+        && ((KeyFormatRouter) o).delegate().equals(delegate());
   }
 
   @Override
   public int hashCode() {
-    return 31 * format.hashCode() + delegate.hashCode();
+    return 31 * format.hashCode() + delegate().hashCode();
   }
 
   @Override
   public String toString() {
-    return "KeyFormatRouter{format=" + format.id() + ", " + delegate + '}';
+    return "KeyFormatRouter{format=" + format.id() + ", " + delegate() + '}';
   }
 
   private Object writeReplace() {
-    return new Proxy(format.name(), delegate);
+    return new Proxy(format.name(), delegate());
   }
 
   private void readObject(ObjectInputStream in) throws InvalidObjectException {

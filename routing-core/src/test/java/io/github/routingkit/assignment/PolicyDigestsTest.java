@@ -1,10 +1,8 @@
 package io.github.routingkit.assignment;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import io.github.routingkit.testing.DigestFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -23,9 +21,9 @@ import org.junit.jupiter.api.Tag;
  * rebalances in which members leave, join, change subscription or claim from older generations,
  * in both modes, through the shortcuts and the general path alike) to the file named by the
  * committed file {@code policy-digests.txt} next to this class in the test resources: one line per
- * block of seeds and one over all, so a change of any assignment fails the test.
- * {@code -Dassignment.digests.update=true} rewrites the file, for a change meant to move
- * assignments (say why in the commit).
+ * block of seeds and one over all, so a change of any assignment fails the test and names the
+ * blocks that moved. {@code -Dassignment.digests.update=true} rewrites the file, for a change meant
+ * to move assignments (say why in the commit); see {@link DigestFile}.
  */
 @Tag("slow")
 class PolicyDigestsTest {
@@ -34,7 +32,7 @@ class PolicyDigestsTest {
 
   @Test
   void assignmentsMatchTheCommittedDigests() throws IOException, NoSuchAlgorithmException {
-    List<String> lines = new ArrayList<>();
+    List<DigestFile.Entry> lines = new ArrayList<>();
     MessageDigest all = MessageDigest.getInstance("SHA-256");
     MessageDigest md = MessageDigest.getInstance("SHA-256");
     long calls = 0;
@@ -90,16 +88,14 @@ class PolicyDigestsTest {
       if ((seed + 1) % BLOCK == 0) {
         String d = HexFormat.of().formatHex(md.digest(), 0, 8);
         all.update(d.getBytes(StandardCharsets.UTF_8));
-        lines.add("seeds " + (seed + 1 - BLOCK) + ".." + seed + " " + d);
+        lines.add(new DigestFile.Entry("seeds " + (seed + 1 - BLOCK) + ".." + seed, d));
       }
     }
-    lines.add(0, "all " + HexFormat.of().formatHex(all.digest(), 0, 12) + " (" + SEEDS
-        + " groups, " + calls + " calls)");
-    Path stored = Path.of("src/test/resources/io/github/routingkit/assignment/policy-digests.txt");
-    if (Boolean.getBoolean("assignment.digests.update")) {
-      Files.write(stored, lines);
-    }
-    assertThat(lines).as("digests of %s; -Dassignment.digests.update=true rewrites it", stored)
-        .isEqualTo(Files.readAllLines(stored));
+    lines.add(0, new DigestFile.Entry("all", HexFormat.of().formatHex(all.digest(), 0, 12) + " ("
+        + SEEDS + " groups, " + calls + " calls)"));
+    DigestFile.assertMatches(
+        Path.of("src/test/resources/io/github/routingkit/assignment/policy-digests.txt"), lines,
+        "./mvnw -pl routing-core test -Dtest=PolicyDigestsTest"
+            + " -Droutingkit.surefire.excludedGroups=none -D" + DigestFile.UPDATE_PROPERTY + "=true");
   }
 }

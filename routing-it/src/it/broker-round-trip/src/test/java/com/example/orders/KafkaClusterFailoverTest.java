@@ -123,9 +123,16 @@ class KafkaClusterFailoverTest {
       Thread.sleep(100);
       after = describe(kafka);
     }
-    assertNotEquals(leader, after.partitions().get(0).leader().id(),
-        "leader of partition 0 after stopping node " + leader);
+    List<Integer> running = kafka.runningNodeIds();
     for (TopicPartitionInfo info : after.partitions()) {
+      assertTrue(info.leader() != null && !info.leader().isEmpty(),
+          "partition " + info.partition() + " has no leader after stopping node " + leader);
+      int now = info.leader().id();
+      assertNotEquals(leader, now, "leader of partition " + info.partition()
+          + " after stopping node " + leader);
+      assertTrue(running.contains(now) && info.isr().stream().anyMatch(n -> n.id() == now),
+          "partition " + info.partition() + " led by node " + now + ", which is not a running"
+          + " in-sync replica: running " + running + ", ISR " + info.isr());
       assertEquals(2, info.isr().size(), "ISR of partition " + info.partition() + ": "
           + info.isr() + " (node " + leader + " stopped)");
       assertTrue(info.isr().stream().noneMatch(n -> n.id() == leader), "ISR of partition "

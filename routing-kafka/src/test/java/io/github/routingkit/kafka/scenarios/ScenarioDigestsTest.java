@@ -3,9 +3,9 @@ package io.github.routingkit.kafka.scenarios;
 import io.github.routingkit.kafka.RoutingAssignor;
 import io.github.routingkit.kafka.RoutingAssignorConfig;
 import io.github.routingkit.kafka.RoutingGroupAssignor;
+import io.github.routingkit.testing.DigestFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -15,23 +15,21 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Writes a digest of every assignment RoutingKit's two adapters give in
+ * Compares a digest of every assignment RoutingKit's two adapters give in
  * {@link KafkaAssignorScenariosTest}'s catalogue (each scenario's history, and each step started
  * from the same group state as in {@code fromTheSameGroupStateNoMoreMovesThanKafka}), one line per
- * scenario, to the file named by the system property {@code assignment.digests}. A change meant
- * to keep every assignment as it is must write the same file before and after. Runs only when the
- * property is set:
- * {@code ./mvnw -q -pl routing-kafka -am test -Dtest=ScenarioDigests -Dsurefire.failIfNoSpecifiedTests=false -Dassignment.digests=/tmp/d.txt}.
+ * scenario and one over all, to the committed file {@code scenario-digests.txt} next to this class
+ * in the test resources, so a change of any assignment fails the test and names the scenario.
+ * {@code -Dassignment.digests.update=true} rewrites the file, for a change meant to move
+ * assignments (say why in the commit); see {@link DigestFile}.
  */
-@EnabledIfSystemProperty(named = "assignment.digests", matches = ".+")
-class ScenarioDigests {
+class ScenarioDigestsTest {
 
   @Test
-  void writeDigests() throws IOException, NoSuchAlgorithmException {
-    List<String> lines = new ArrayList<>();
+  void assignmentsMatchTheCommittedDigests() throws IOException, NoSuchAlgorithmException {
+    List<DigestFile.Entry> lines = new ArrayList<>();
     MessageDigest all = MessageDigest.getInstance("SHA-256");
     int runs = 0;
     for (GroupScenario s : KafkaAssignorScenariosTest.catalogue()) {
@@ -59,11 +57,14 @@ class ScenarioDigests {
       }
       String d = HexFormat.of().formatHex(md.digest(), 0, 8);
       all.update(d.getBytes(StandardCharsets.UTF_8));
-      lines.add(d + " " + s.name);
+      lines.add(new DigestFile.Entry(s.name, d));
     }
-    lines.add(0, "all " + HexFormat.of().formatHex(all.digest(), 0, 12) + " (" + lines.size()
-        + " scenarios, " + runs + " runs)");
-    Files.write(Path.of(System.getProperty("assignment.digests")), lines);
+    lines.add(0, new DigestFile.Entry("all", HexFormat.of().formatHex(all.digest(), 0, 12) + " ("
+        + lines.size() + " scenarios, " + runs + " runs)"));
+    DigestFile.assertMatches(
+        Path.of("src/test/resources/io/github/routingkit/kafka/scenarios/scenario-digests.txt"),
+        lines, "./mvnw -pl routing-core,routing-kafka test -Dtest=ScenarioDigestsTest"
+            + " -Dsurefire.failIfNoSpecifiedTests=false -D" + DigestFile.UPDATE_PROPERTY + "=true");
   }
 
   private static RoutingAssignor classic(boolean eager) {
