@@ -141,7 +141,7 @@ final class PlanCommand implements Callable<Integer> {
     double need = Math.max(writeRatio, peakConsume == null ? 0 : peakConsume / partitionConsume)
         * headroom;
     if (!(need <= MAX_PARTITIONS)) {
-      // before, the recommendation was silently capped at MAX_PARTITIONS: a wrong answer
+      // capping the recommendation at MAX_PARTITIONS would be a wrong answer: refuse instead
       throw new ParameterException(cmd, String.format(Locale.ROOT, "the rates need %.4g partitions"
           + " with headroom, more than the %,d plan recommends; check the units of the peak and"
           + " per-partition rates", need, MAX_PARTITIONS));

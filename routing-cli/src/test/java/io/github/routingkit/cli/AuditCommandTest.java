@@ -61,7 +61,7 @@ class AuditCommandTest {
 
   @Test
   void theVerdictSaysWhichCausesIgnoreLetThrough() throws IOException {
-    // before: the ignored run printed the same "BROKEN" verdict as the failing one, with exit 0
+    // guards against: the ignored run printed the same "BROKEN" verdict as the failing one, with exit 0
     Path broken = write("ignored.jsonl", lines(rec("a", 2, "c1", "Shared", 1),
         rec("a", 1, "c2", "Shared", 2)));
     Result ignored = run("audit", "--ignore", "WRONG_SUBSCRIPTION_TYPE", broken.toString());

@@ -43,7 +43,7 @@ class HostileCliTest {
 
   @Test
   void emptySampleIsRefusedNotAnalyzed() {
-    // before: exit 0, "0 keys", max/mean 1.0: any --fail-above gate passed on no data
+    // guards against: exit 0, "0 keys", max/mean 1.0: any --fail-above gate passed on no data
     usageError(run("analyze", "--keys", empty.toString(), "--partitions", "4",
         "--fail-above", "1.1"), "holds no keys");
     usageError(run("resize", "--keys", empty.toString(), "--from", "4", "--to", "5"),
@@ -54,7 +54,7 @@ class HostileCliTest {
 
   @Test
   void binaryFilesAreRefused() throws IOException {
-    // before: a zip read as text "analyzed" its bytes as keys, exit 0
+    // guards against: a zip read as text "analyzed" its bytes as keys, exit 0
     Path zip = dir.resolve("keys.zip");
     try (java.util.zip.ZipOutputStream out =
         new java.util.zip.ZipOutputStream(Files.newOutputStream(zip))) {
@@ -69,7 +69,7 @@ class HostileCliTest {
 
   @Test
   void columnBeyondTheHeaderOrEveryRowIsAnError() {
-    // before: exit 0 with 0 keys (every row silently skipped)
+    // guards against: exit 0 with 0 keys (every row silently skipped)
     usageError(run("analyze", "--keys", csv.toString(), "--partitions", "4", "--column", "9"),
         "--column 9", "2 column(s)");
     usageError(run("analyze", "--keys", shortRows.toString(), "--partitions", "4",
@@ -78,14 +78,14 @@ class HostileCliTest {
 
   @Test
   void hugePartitionCountIsAnArgumentErrorNotOutOfMemory() {
-    // before: java.lang.OutOfMemoryError stack trace, exit 1
+    // guards against: java.lang.OutOfMemoryError stack trace, exit 1
     usageError(run("analyze", "--keys", csv.toString(), "--partitions",
         String.valueOf(Integer.MAX_VALUE)), "--partitions", "1048576");
   }
 
   @Test
   void planRefusesRatesBeyondWhatItPlansForInsteadOfCappingSilently() {
-    // before: "recommendation: 100000 partitions" for rates that need 1e616 (a units mistake)
+    // guards against: "recommendation: 100000 partitions" for rates that need 1e616 (a units mistake)
     Result r = run("plan", "--peak-write", "1e308", "--partition-write", "1e-308");
     usageError(r, "more than the 100,000", "units");
     assertThat(r.out()).isEmpty();
@@ -96,7 +96,7 @@ class HostileCliTest {
 
   @Test
   void reportBuilderRejectsHugePartitionCountsInsteadOfRunningOutOfMemory() {
-    // before: OutOfMemoryError (Requested array size exceeds VM limit)
+    // guards against: OutOfMemoryError (Requested array size exceeds VM limit)
     org.assertj.core.api.Assertions.assertThatThrownBy(() ->
         io.github.routingkit.testkit.DistributionReport.builder(
             io.github.routingkit.Routers.kafkaDefault(), Integer.MAX_VALUE))
@@ -105,7 +105,7 @@ class HostileCliTest {
 
   @Test
   void unwritableChartFailsBeforeReadingTheSample() {
-    // before: the whole report was printed, then "cannot write --chart X: X"
+    // guards against: the whole report was printed, then "cannot write --chart X: X"
     Result r = run("analyze", "--keys", csv.toString(), "--partitions", "4", "--chart",
         dir.resolve("no-such-dir").resolve("c.png").toString());
     usageError(r, "directory does not exist");
@@ -117,7 +117,7 @@ class HostileCliTest {
     Path binary = Files.write(dir.resolve("bin.properties"),
         new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1, (byte) 0xc3, '\n'});
     usageError(run("analyze", "--keys", csv.toString(), "--partitions", "4", "--spec",
-        binary.toString()), "not UTF-8 text"); // before: "Input length = 1"
+        binary.toString()), "not UTF-8 text"); // guards against: "Input length = 1"
     Path escape = Files.writeString(dir.resolve("esc.properties"), "a\\u00zz=1\n");
     usageError(run("analyze", "--keys", csv.toString(), "--partitions", "4", "--spec",
         escape.toString()), "bad --spec");

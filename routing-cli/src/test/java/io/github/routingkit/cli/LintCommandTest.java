@@ -147,7 +147,7 @@ class LintCommandTest {
 
   @Test
   void rk003Kip848ConsumersAreReviewedThroughTheBrokerSideAssignor() {
-    // before: RK003 told a group.protocol=consumer client to set partition.assignment.strategy,
+    // guards against: RK003 told a group.protocol=consumer client to set partition.assignment.strategy,
     // which kafka-clients refuses for that protocol
     Result routing = lint("kafka/clean-producer.properties", "kafka/kip848-consumer.properties");
     assertThat(routing.out()).doesNotContain("RK003")

@@ -156,7 +156,7 @@ class RoutingSpecCompositionTest {
 
   @Test
   void aRequiredPropertyThatIsMissingIsNotSetRatherThanNull() {
-    // before: "routing.version.default value was 'null', must be set ..." for a key never given
+    // guards against: "routing.version.default value was 'null', must be set ..." for a key never given
     assertThatThrownBy(() -> RoutingSpec.parse(Map.of("routing.version.generations",
         "v1:kafka-murmur2")))
         .isInstanceOf(RoutingConfigException.class)

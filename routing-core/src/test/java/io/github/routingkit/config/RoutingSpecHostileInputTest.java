@@ -84,7 +84,7 @@ class RoutingSpecHostileInputTest {
 
   @Test
   void invisibleCharactersAreShownEscapedAndHugeValuesCut() {
-    // before: "routing.scheme value was 'kafka-murmur2 ', must be one of [kafka-murmur2, ...]":
+    // guards against: "routing.scheme value was 'kafka-murmur2 ', must be one of [kafka-murmur2, ...]":
     // the no-break space (not removed by trim) was invisible, the value looked valid
     assertThatThrownBy(() -> RoutingSpec.parse(Map.of(RoutingSpec.SCHEME, "kafka-murmur2\u00a0")))
         .hasMessageStartingWith("routing.scheme value was 'kafka-murmur2\\u00a0'");
@@ -92,7 +92,7 @@ class RoutingSpecHostileInputTest {
         .hasMessageStartingWith("routing.scheme\\u200b value was 'xxh3-64'");
     assertThatThrownBy(() -> RoutingSpec.parse(Map.of(RoutingSpec.KEYLESS, "random\ud800")))
         .hasMessageContaining("'random\\ud800'");
-    // before: a 1 MiB bad value made a 1 MiB exception message
+    // guards against: a 1 MiB bad value made a 1 MiB exception message
     String huge = "x".repeat(1 << 20);
     assertThatThrownBy(() -> RoutingSpec.parse(Map.of(RoutingSpec.SCHEME, huge)))
         .isInstanceOf(RoutingConfigException.class)
@@ -204,7 +204,7 @@ class RoutingSpecHostileInputTest {
   @Test
   void specsWhoseListValuesHoldKeyValueTextSurviveSerializationAndTheStringForm()
       throws Exception {
-    // before: "user=2" was read as a new (unknown) pair, so this valid spec failed to deserialize
+    // guards against: "user=2" was read as a new (unknown) pair, so this valid spec failed to deserialize
     RoutingSpec spec = RoutingSpec.parse(Map.of(RoutingSpec.HOTKEY_KEYS, "user=1,user=2",
         RoutingSpec.SEGMENT_RANGES, "a:0-1", RoutingSpec.SEGMENT_REGEX, "^(\\w+),x=1"));
     assertThat(deserialize(serialize(spec))).isEqualTo(spec);

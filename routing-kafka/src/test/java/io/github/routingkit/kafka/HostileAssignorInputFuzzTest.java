@@ -229,7 +229,7 @@ class HostileAssignorInputFuzzTest {
     Map<String, GroupSpecStub.Member> members = new LinkedHashMap<>();
     members.put("a", new GroupSpecStub.Member(null, null, Set.of(t), owned));
     Kip848 k = new Kip848(members, Map.of(t, 3), 0, Map.of());
-    // before: a bare NullPointerException out of the owned-partition reader
+    // guards against: a bare NullPointerException out of the owned-partition reader
     GroupAssignment r = new RoutingGroupAssignor().assign(k.spec(), k.describer());
     assertThat(r.members().get("a").partitions()).as("read as owning nothing of t")
         .containsOnlyKeys(t);

@@ -59,7 +59,7 @@ class HostileKafkaInputTest {
 
   @Test
   void partitionNumbersWithGapsAreNotFilledWithUnknownPartitions() {
-    // before: metadata {0, 5} made the assignor hand out t-1..t-4, which do not exist
+    // guards against: metadata {0, 5} made the assignor hand out t-1..t-4, which do not exist
     Cluster c = cluster("t", 0, 5);
     GroupAssignment r = assignor().assign(c, new GroupSubscription(Map.of(
         "m1", new Subscription(List.of("t")), "m2", new Subscription(List.of("t")))));
@@ -113,7 +113,7 @@ class HostileKafkaInputTest {
 
   @Test
   void hugeOrNegativePartitionNumbersDoNotThrowOrExhaustMemory() {
-    // before: Integer.MAX_VALUE -> IndexOutOfBoundsException out of assign; 100,000,000 -> OOM
+    // guards against: Integer.MAX_VALUE -> IndexOutOfBoundsException out of assign; 100,000,000 -> OOM
     for (int[] parts : new int[][] {{0, Integer.MAX_VALUE}, {0, 1, 100_000_000}, {-1, 0, 1},
         {}, {3}}) {
       Cluster c = cluster("t", parts);
@@ -153,17 +153,17 @@ class HostileKafkaInputTest {
 
   @Test
   void misconfigurationsFailAtConfigureTime() {
-    // before: accepted; every record silently took the default generation (no headers in Kafka)
+    // guards against: accepted; every record silently took the default generation (no headers in Kafka)
     assertThatThrownBy(() -> new RoutingPartitioner().configure(Map.of(
         "routing.version.generations", "v1:kafka-murmur2,v2:xxh3-64",
         "routing.version.default", "v1", "routing.version.source", "header")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("routing.version.source")
         .hasMessageContaining("no record headers");
-    // before: a typo in a routing.assignor.* key was ignored by both the spec and the assignor
+    // guards against: a typo in a routing.assignor.* key was ignored by both the spec and the assignor
     assertThatThrownBy(() -> new RoutingAssignor().configure(Map.of("routing.assignor.wieght", "3")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("routing.assignor.wieght")
         .hasMessageContaining(RoutingAssignorConfig.WEIGHT);
-    // before: Arabic-Indic digits and '+' were read as numbers
+    // guards against: Arabic-Indic digits and '+' were read as numbers
     for (String w : new String[] {"\u0663", "+3"}) {
       assertThatThrownBy(() -> new RoutingAssignor().configure(Map.of(RoutingAssignorConfig.WEIGHT, w)))
           .isInstanceOf(ConfigException.class).hasMessageContaining(RoutingAssignorConfig.WEIGHT);
@@ -171,7 +171,7 @@ class HostileKafkaInputTest {
     // the producer side still ignores the consumer's keys, so one file can hold both
     RoutingPartitioner p = new RoutingPartitioner();
     p.configure(Map.of(RoutingAssignorConfig.WEIGHT, "3", "routing.hotkey.keys", List.of("a", "b")));
-    // before: a List value was read through toString(): hot keys "[a" and "b]"
+    // guards against: a List value was read through toString(): hot keys "[a" and "b]"
     assertThat(p.spec().toMap()).containsEntry("routing.hotkey.keys", "a,b");
   }
 
@@ -188,7 +188,7 @@ class HostileKafkaInputTest {
       }
       Cluster c = new Cluster("c", List.of(NODE), infos, Set.of(), Set.of());
       for (int i = 0; i < 50; i++) {
-        // before: with 3 down, keyless records went to payment's exclusive 6..8; with 5 down the
+        // guards against: with 3 down, keyless records went to payment's exclusive 6..8; with 5 down the
         // send failed ("payment range 6-8 exceeds the topic's 7 partitions")
         int partition = p.partition("t", null, null, null, null, c);
         assertThat(partition).as("%d down", down).isIn(0, 1, 2, 3, 4, 5, 9, 10, 11);

@@ -218,7 +218,7 @@ class RoutingAssignorTest {
 
   @Test
   void brokerSideInstanceWeightsAreRefusedWithWhatToUseInstead() {
-    // before: accepted and never read, so a member kept weight 1 without a word
+    // guards against: accepted and never read, so a member kept weight 1 without a word
     assertThatThrownBy(() -> assignor(Map.of(RoutingAssignorConfig.INSTANCE_WEIGHTS, "c1:2")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("routing.assignor.instance.weights")

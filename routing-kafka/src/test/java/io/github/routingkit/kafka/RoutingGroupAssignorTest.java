@@ -148,7 +148,7 @@ class RoutingGroupAssignorTest {
 
   @Test
   void classicKeysInTheBrokerConfigAreRefusedNamingPropertyValueAndRule() {
-    // before: accepted and never read (the broker-side assignor has no userData, no topic names
+    // guards against: accepted and never read (the broker-side assignor has no userData, no topic names
     // and no rebalance protocol choice), so the setting silently did nothing
     Map<String, String> wrong = new LinkedHashMap<>();
     wrong.put(RoutingAssignorConfig.WEIGHT, "3");

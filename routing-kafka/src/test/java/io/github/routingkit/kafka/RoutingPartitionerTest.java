@@ -187,7 +187,7 @@ class RoutingPartitionerTest {
 
   @Test
   void unknownKeyListsTheAssignorKeysTheProducerAlsoAccepts() {
-    // before: the list named the 40-odd spec keys but not routing.assignor.*, which a producer
+    // guards against: the list named the 40-odd spec keys but not routing.assignor.*, which a producer
     // config may hold (one shared client file) and the partitioner accepts and ignores
     RoutingPartitioner shared = new RoutingPartitioner();
     shared.configure(Map.of(RoutingAssignorConfig.WEIGHT, "2", RoutingSpec.PLACEMENT, "jump"));

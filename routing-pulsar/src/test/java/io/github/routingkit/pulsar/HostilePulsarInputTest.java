@@ -63,7 +63,7 @@ class HostilePulsarInputTest {
 
   @Test
   void aRouterWhoseHotKeysHoldKeyValueTextSurvivesSerialization() throws Exception {
-    // before: the proxy re-parsed the string form, where ", user.id=2" reads as a new pair:
+    // guards against: the proxy re-parsed the string form, where ", user.id=2" reads as a new pair:
     // InvalidObjectException for a valid router
     RoutingSpec spec = RoutingSpec.parse(Map.of("routing.hotkey.keys", "user.id=1,user.id=2"));
     java.io.ByteArrayOutputStream bos = new java.io.ByteArrayOutputStream();
@@ -98,7 +98,7 @@ class HostilePulsarInputTest {
 
   @Test
   void absurdPointCountsAreRejectedInsteadOfHanging() {
-    // before: Integer.MAX_VALUE points hashed 2^31 ring points per consumer (hang, then OOM)
+    // guards against: Integer.MAX_VALUE points hashed 2^31 ring points per consumer (hang, then OOM)
     org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
         () -> {
           assertThatThrownBy(() -> KeySharedPredictor.consistentHashing(List.of("a"),
