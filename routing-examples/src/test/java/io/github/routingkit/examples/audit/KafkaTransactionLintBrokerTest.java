@@ -8,6 +8,7 @@ import io.github.routingkit.audit.AuditRecorders;
 import io.github.routingkit.audit.InMemoryAuditRecorder;
 import io.github.routingkit.kafka.RoutingPartitioner;
 import io.github.routingkit.testbrokers.EmbeddedKafka;
+import io.github.routingkit.testbrokers.WithEmbeddedKafka;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,15 +18,17 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -41,6 +44,7 @@ import org.junit.jupiter.api.Test;
  * replays every record onto its first partition and is clean in both.
  */
 @Tag("broker")
+@WithEmbeddedKafka
 class KafkaTransactionLintBrokerTest {
   static final int TRANSACTIONS = 12;
   static final int PER_TRANSACTION = 10;
@@ -50,15 +54,8 @@ class KafkaTransactionLintBrokerTest {
   static EmbeddedKafka kafka;
 
   @BeforeAll
-  static void start() {
-    kafka = EmbeddedKafka.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (kafka != null) {
-      kafka.close();
-    }
+  static void broker(EmbeddedKafka broker) {
+    kafka = broker; // started before the class's tests, closed after them
   }
 
   @Test
@@ -119,6 +116,7 @@ class KafkaTransactionLintBrokerTest {
         producer.commitTransaction();
       }
     }
+    awaitStable(topic);
     Map<String, Object> reader = AuditedKafkaClients.consumerConfig(kafka, "lagging", topic, null,
         Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"));
     try (KafkaConsumer<String, String> c = new KafkaConsumer<>(reader)) {
@@ -133,6 +131,32 @@ class KafkaTransactionLintBrokerTest {
     System.out.println("replayed records on another partition than their aborted copy: "
         + moved.size() + " of " + (TRANSACTIONS / 3) * PER_TRANSACTION);
     return new Run(report, moved, hotValues, List.of(config, reader));
+  }
+
+  /**
+   * Waits until every partition's last stable offset reaches its end: commitTransaction returns
+   * before the coordinator has written the commit markers to every partition, and a read_committed
+   * consumer's end offset is the last stable one, so a drain started earlier stops short.
+   */
+  private static void awaitStable(String topic) throws Exception {
+    Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+    for (int p = 0; p < PARTITIONS; p++) {
+      request.put(new TopicPartition(topic, p), OffsetSpec.latest());
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      var stable = kafka.admin().listOffsets(request,
+          new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get(30, TimeUnit.SECONDS);
+      var end = kafka.admin().listOffsets(request,
+          new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all().get(30, TimeUnit.SECONDS);
+      boolean settled = request.keySet().stream()
+          .allMatch(tp -> stable.get(tp).offset() == end.get(tp).offset());
+      if (settled) {
+        return;
+      }
+      assertThat(System.nanoTime()).as("commit markers written on %s", topic).isLessThan(deadline);
+      Thread.sleep(50);
+    }
   }
 
   /** Transaction {@code t}'s records, new ones at each call (a sent record's headers are closed). */
