@@ -8,6 +8,7 @@ import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.kafka.SwitchMarkers;
 import io.github.routingkit.router.canary.CanaryRouter;
 import io.github.routingkit.testbrokers.EmbeddedKafka;
+import io.github.routingkit.testbrokers.WithEmbeddedKafka;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,7 +20,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * each key's records arrive in order; the same reads without the barrier and hand-off break.
  */
 @Tag("broker")
+@WithEmbeddedKafka
 class CanaryRolloutBrokerTest {
   private static final int PARTITIONS = 12;
   private static final int KEYS = 600;
@@ -42,15 +43,8 @@ class CanaryRolloutBrokerTest {
   private static EmbeddedKafka kafka;
 
   @BeforeAll
-  static void start() {
-    kafka = EmbeddedKafka.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (kafka != null) {
-      kafka.close();
-    }
+  static void broker(EmbeddedKafka broker) {
+    kafka = broker; // started before the class's tests, closed after them
   }
 
   private static Map<String, String> canary(String share) {

@@ -6,6 +6,7 @@ import io.github.routingkit.KeyRouter;
 import io.github.routingkit.config.RoutingSpec;
 import io.github.routingkit.SwitchBarrier;
 import io.github.routingkit.testbrokers.EmbeddedKafka;
+import io.github.routingkit.testbrokers.WithEmbeddedKafka;
 import io.github.routingkit.kafka.SwitchMarkers;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -17,7 +18,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * partitions in the worst order, one after the other from the last.
  */
 @Tag("broker")
+@WithEmbeddedKafka
 class SwitchMarkerBrokerTest {
   private static final int PARTITIONS = 12;
   private static final int KEYS = 300;
@@ -35,15 +36,8 @@ class SwitchMarkerBrokerTest {
   private static EmbeddedKafka kafka;
 
   @BeforeAll
-  static void start() {
-    kafka = EmbeddedKafka.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (kafka != null) {
-      kafka.close();
-    }
+  static void broker(EmbeddedKafka broker) {
+    kafka = broker; // started before the class's tests, closed after them
   }
 
   private static KafkaProducer<String, String> producer(String placement) {

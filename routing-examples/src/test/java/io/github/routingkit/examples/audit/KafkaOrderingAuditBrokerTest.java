@@ -3,6 +3,7 @@ package io.github.routingkit.examples.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.routingkit.testbrokers.EmbeddedKafka;
+import io.github.routingkit.testbrokers.WithEmbeddedKafka;
 import io.github.routingkit.kafka.RoutingPartitioner;
 import io.github.routingkit.audit.AuditCause;
 import io.github.routingkit.audit.AuditFinding;
@@ -34,7 +35,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -46,19 +46,13 @@ import org.junit.jupiter.api.Test;
  * moved a key to another partition shows.
  */
 @Tag("broker")
+@WithEmbeddedKafka
 class KafkaOrderingAuditBrokerTest {
   static EmbeddedKafka kafka;
 
   @BeforeAll
-  static void start() {
-    kafka = EmbeddedKafka.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (kafka != null) {
-      kafka.close();
-    }
+  static void broker(EmbeddedKafka broker) {
+    kafka = broker; // started before the class's tests, closed after them
   }
 
   static KafkaProducer<String, String> producer(String id, Map<String, Object> extra) {

@@ -10,6 +10,7 @@ import io.github.routingkit.audit.AuditStamp;
 import io.github.routingkit.audit.InMemoryAuditRecorder;
 import io.github.routingkit.kafka.RoutingPartitioner;
 import io.github.routingkit.testbrokers.EmbeddedKafka;
+import io.github.routingkit.testbrokers.WithEmbeddedKafka;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +26,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -37,19 +37,13 @@ import org.junit.jupiter.api.Test;
  * rule that predicts that cause; each control runs the fix and is clean in both.
  */
 @Tag("broker")
+@WithEmbeddedKafka
 class KafkaOrderingLintBrokerTest {
   static EmbeddedKafka kafka;
 
   @BeforeAll
-  static void start() {
-    kafka = EmbeddedKafka.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (kafka != null) {
-      kafka.close();
-    }
+  static void broker(EmbeddedKafka broker) {
+    kafka = broker; // started before the class's tests, closed after them
   }
 
   static Map<String, Object> producerConfig(String id, Map<String, Object> extra) {

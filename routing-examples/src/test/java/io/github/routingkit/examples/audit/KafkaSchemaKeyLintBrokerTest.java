@@ -18,6 +18,7 @@ import io.github.routingkit.audit.AuditStamp;
 import io.github.routingkit.audit.InMemoryAuditRecorder;
 import io.github.routingkit.kafka.RoutingPartitioner;
 import io.github.routingkit.testbrokers.EmbeddedKafka;
+import io.github.routingkit.testbrokers.WithEmbeddedKafka;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -36,7 +37,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -55,6 +55,7 @@ import org.junit.jupiter.api.Test;
  * RoutingPartitioner with {@code routing.key.format=confluent}: the keys stay, clean in both.
  */
 @Tag("broker")
+@WithEmbeddedKafka
 class KafkaSchemaKeyLintBrokerTest {
   static final int KEYS = 60;
   static final int PARTITIONS = 6;
@@ -68,15 +69,8 @@ class KafkaSchemaKeyLintBrokerTest {
   static EmbeddedKafka kafka;
 
   @BeforeAll
-  static void start() {
-    kafka = EmbeddedKafka.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (kafka != null) {
-      kafka.close();
-    }
+  static void broker(EmbeddedKafka broker) {
+    kafka = broker; // started before the class's tests, closed after them
   }
 
   /** An in-memory registry that registers every new schema under the next id (from 1). */
