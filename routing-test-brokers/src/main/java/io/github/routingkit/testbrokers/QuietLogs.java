@@ -65,6 +65,9 @@ final class QuietLogs {
     // "Got Exception while trying to shutdown Bookie" (RejectedExecutionException) when the
     // bookie's sync thread is already stopped as the standalone stops,
     m.put("org.apache.bookkeeper.bookie.Bookie", "off");
+    // "Uncaught exception in thread BookieShutdownTrigger" (the same RejectedExecutionException,
+    // from the bookie's shutdown thread when its sync thread stopped first),
+    m.put("org.apache.bookkeeper.bookie.BookieThread", "off");
     // "Problems reading from .../lastMark (this is okay if it is the first time starting this
     // bookie)": every bookie here starts on a fresh directory.
     m.put("org.apache.bookkeeper.bookie.Journal", "off");
