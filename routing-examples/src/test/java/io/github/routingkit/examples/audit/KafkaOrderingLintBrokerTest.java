@@ -107,15 +107,14 @@ class KafkaOrderingLintBrokerTest {
     assertThat(run.report().pairs()).isPositive();
     assertThat(run.report().causesFound()).containsExactly(AuditCause.ROUTING_CHANGE);
     assertThat(run.report().findings()).allMatch(f -> f.sentLater().key().equals("merchant-1"));
-    LintedConfigs.Lint lint = LintedConfigs.lint("kafka-hot-key", run.configs().subList(0, 1),
-        run.configs().subList(1, 2), "--require-key-order");
+    LintedConfigs.Lint lint = run.lintProducerAndConsumer("kafka-hot-key", "--require-key-order");
     assertThat(lint.errors()).containsExactly("RK014");
 
     Run control = hotKeyRun("lint-no-hot-key", "no-hot-key-producer", Map.of());
     assertThat(control.report().records()).isEqualTo(300);
     assertThat(control.report().pairs()).isZero();
-    assertThat(LintedConfigs.lint("kafka-no-hot-key", control.configs().subList(0, 1),
-        control.configs().subList(1, 2), "--require-key-order", "--strict").clean()).isTrue();
+    assertThat(control.lintProducerAndConsumer("kafka-no-hot-key", "--require-key-order",
+        "--strict").clean()).isTrue();
   }
 
   /**
@@ -157,14 +156,14 @@ class KafkaOrderingLintBrokerTest {
     Run run = keyedRun("lint-round-robin", "round-robin-producer", roundRobin);
     assertThat(run.report().pairs()).isPositive();
     assertThat(run.report().causesFound()).containsExactly(AuditCause.ROUTING_CHANGE);
-    assertThat(LintedConfigs.lint("kafka-round-robin", run.configs().subList(0, 1),
-        run.configs().subList(1, 2), "--require-key-order").errors()).containsExactly("RK006");
+    assertThat(run.lintProducerAndConsumer("kafka-round-robin", "--require-key-order").errors())
+        .containsExactly("RK006");
 
     Run control = keyedRun("lint-default-partitioner", "default-producer", Map.of());
     assertThat(control.report().records()).isEqualTo(240);
     assertThat(control.report().pairs()).isZero();
-    assertThat(LintedConfigs.lint("kafka-default-partitioner", control.configs().subList(0, 1),
-        control.configs().subList(1, 2), "--require-key-order", "--strict").clean()).isTrue();
+    assertThat(control.lintProducerAndConsumer("kafka-default-partitioner", "--require-key-order",
+        "--strict").clean()).isTrue();
   }
 
   /**
@@ -326,7 +325,12 @@ class KafkaOrderingLintBrokerTest {
   }
 
   /** An audited run and the client configs it ran with. */
-  record Run(AuditReport report, List<Map<String, Object>> configs) {}
+  record Run(AuditReport report, List<Map<String, Object>> configs) {
+    /** Lints the run's configs as one producer's then one consumer's (the first two configs). */
+    LintedConfigs.Lint lintProducerAndConsumer(String scenario, String... options) {
+      return LintedConfigs.lint(scenario, configs.subList(0, 1), configs.subList(1, 2), options);
+    }
+  }
 
   private static Run groupHandOver(String topic, Map<String, Object> commit, boolean commitSync)
       throws Exception {

@@ -12,6 +12,7 @@ import io.apicurio.registry.resolver.strategy.ArtifactReferenceResolverStrategy;
 import io.apicurio.registry.rest.client.RegistryClient;
 import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import io.github.routingkit.audit.AuditCause;
+import io.github.routingkit.examples.audit.KafkaOrderingLintBrokerTest.Run;
 import io.github.routingkit.audit.AuditRecorders;
 import io.github.routingkit.audit.AuditReport;
 import io.github.routingkit.audit.AuditStamp;
@@ -128,8 +129,8 @@ class KafkaSchemaKeyLintBrokerTest {
     assertThat(run.report().records()).isEqualTo(4 * KEYS);
     assertThat(run.report().pairs()).isPositive();
     assertThat(run.report().causesFound()).containsExactly(AuditCause.ROUTING_CHANGE);
-    LintedConfigs.Lint lint = LintedConfigs.lint("kafka-schema-key", run.configs().subList(0, 1),
-        run.configs().subList(1, 2), "--require-key-order");
+    LintedConfigs.Lint lint =
+        run.lintProducerAndConsumer("kafka-schema-key", "--require-key-order");
     assertThat(lint.errors()).isEmpty();
     assertThat(lint.warnings()).containsExactly("RK020");
 
@@ -138,8 +139,8 @@ class KafkaSchemaKeyLintBrokerTest {
         "routing.key.format", "confluent"));
     assertThat(control.report().records()).isEqualTo(4 * KEYS);
     assertThat(control.report().pairs()).isZero();
-    assertThat(LintedConfigs.lint("kafka-schema-key-format", control.configs().subList(0, 1),
-        control.configs().subList(1, 2), "--require-key-order", "--strict").clean()).isTrue();
+    assertThat(control.lintProducerAndConsumer("kafka-schema-key-format", "--require-key-order",
+        "--strict").clean()).isTrue();
   }
 
   static GenericRecord customer(Schema schema, int k) {
@@ -147,9 +148,6 @@ class KafkaSchemaKeyLintBrokerTest {
     key.put("id", "customer-" + k);
     return key;
   }
-
-  /** An audited run and the producer's and the consumer's configs. */
-  record Run(AuditReport report, List<Map<String, Object>> configs) {}
 
   /**
    * 4 rounds of {@value #KEYS} keys, the first two under key schema V1, the last two under V2
